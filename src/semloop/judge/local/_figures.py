@@ -68,7 +68,6 @@ from ._times import (
     _home_zone,
     _in_seconds,
     _offset_minutes,
-    _offset_times,
     _periods,
     _searched_empty,
     _seconds_apart,
@@ -438,9 +437,8 @@ def _rate_applied(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool
     the employee's), which its product with the right amount would hide."""
     if q.unit == "%":
         return False
-    rates = [p.value / 100 for p in ev.found if p.unit == "%"]
     return number_supported(q, sorted(c.value * r for c in given if c is not q and c.unit != "%"
-                                      and (c.unit == q.unit or not c.unit or not q.unit) for r in rates))
+                                      and (c.unit == q.unit or not c.unit or not q.unit) for r in ev.shares))
 
 
 def _counted_price(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
@@ -805,7 +803,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if not said & ev.minutes:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
-    ends |= _clock_worked(claim, ev) | _offset_times(ev)
+    ends |= _clock_worked(claim, ev) | ev.offset_minutes
     clocks = clock_times(claim)
     # "03:29 in Tehran (UTC+3:30)" of 23:59 UTC: a zone half an hour off the hour shifts
     # the minutes too, by an offset the claim states or its zones keep. A whole-hour offset

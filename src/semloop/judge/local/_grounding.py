@@ -222,6 +222,7 @@ from ._times import (
     _date_or_none,
     _known_zones,
     _log_durations,
+    _offset_times,
     _periods,
     _reversed_change,
     _shifted,
@@ -467,6 +468,18 @@ class _Evidence:
         """The records' row amounts and their totals (see ``_row_amounts``), worked out once,
         where a number no other evidence supports asks for them."""
         return _row_amounts(self.records)
+
+    @cached_property
+    def shares(self) -> list[float]:
+        """Each percentage the evidence gives, as a share of one (0.35% as 0.0035): the rates
+        an answer may apply (see ``_rate_applied``), gathered once per case."""
+        return [q.value / 100 for q in self.found if q.unit == "%"]
+
+    @cached_property
+    def offset_minutes(self) -> set[int]:
+        """The clock times the evidence's own offsets move its times to (``_offset_times``),
+        worked out once per case, not once per claim."""
+        return _offset_times(self)
 
     @cached_property
     def entries(self) -> list[tuple[list[str], list[tuple[str, str]]]]:

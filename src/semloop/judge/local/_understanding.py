@@ -2062,13 +2062,17 @@ def _record_marks(answer: str) -> set[str]:
 _OWN_SUM = re.compile(r"(?!(?:19|20)\d\d$)\d{4,}")
 
 
+def _own_of(groups: Sequence[set[str]]) -> list[set[str]]:
+    """What only each group holds: its marks less every other group's."""
+    return [g - set().union(*(o for j, o in enumerate(groups) if j != i)) for i, g in enumerate(groups)]
+
+
 def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[str]], int, set[str]] | None:
     """Of a list of records the run read, what only each holds, and the one the request
     names by what only it holds ("my savings account", "the 1200 crystals", "my HOME
     insurance") with those words; None where it names none, or two alike."""
     asked = _marks(_asked_text(case.input))
-    marks = [_marks(" ".join(_scalars(r))) for r in rows]
-    own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+    own = _own_of([_marks(" ".join(_scalars(r))) for r in rows])
     # A word of the request names a record by its start too ("home" for "homeowners").
     here = asked - _holder_marks(case, rows)
     named = [{w for w in o if w in here or any(len(a) >= 4 and w.startswith(a) for a in here)}
@@ -2143,15 +2147,14 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     said = word_stems(case.output)
     plain = word_stems(" ".join(t for t in split_claims(case.output) if not _SETS_APART.search(t)))
     for rows in _read_records(case.tools_called):
-        marks = [_marks(" ".join(_scalars(r))) for r in rows]
-        own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+        own = _own_of([_marks(" ".join(_scalars(r))) for r in rows])
         here = asked - _holder_marks(case, rows)
         for key in {k for r in rows for k, v in r.items() if isinstance(v, str)}:
             kinds = {str(r.get(key, "")).lower() for r in rows}
             # A kind is named by a word no other kind holds ("Skyfarm" is in both the game
             # and "500 Coins (Skyfarm)": it names neither).
-            words = {v: word_stems(v.replace("_", " ")) for v in kinds}
-            own_words = {v: w - set().union(*(o for u, o in words.items() if u != v)) for v, w in words.items()}
+            words = {v: set(word_stems(v.replace("_", " "))) for v in kinds}
+            own_words = dict(zip(words, _own_of(list(words.values())), strict=True))
             named = [v for v in kinds if v and own_words[v] & here and not words[v] & said]
             if len(kinds) < 2 or len(named) != 1:
                 continue
@@ -2193,8 +2196,7 @@ def _column_swap(case: RunCase) -> tuple[str, str] | None:
     told = _rates_and_sums(case.output)
     for doc in case.context:
         for rows in _doc_tables(doc):
-            marks = {h: _marks(h) for h in rows[0]}
-            own = {h: m - set().union(*(o for g, o in marks.items() if g != h)) for h, m in marks.items()}
+            own = dict(zip(rows[0], _own_of([_marks(h) for h in rows[0]]), strict=True))
             named = [h for h in own if own[h] & asked]
             if len(named) != 1:
                 continue
