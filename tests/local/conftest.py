@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from conftest import REFERENCE_DATASET  # tests/conftest.py, the shared one
-from semloop.case import RunCase, ToolCall
+from semloop.case import ConversationCase, RunCase, ToolCall, Turn
 from semloop.judge.local import LocalBackend
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._drift import off_topic_evidence
 from semloop.judge.local._grounding import hallucination_evidence
 from semloop.judge.local._head import head_answer
 from semloop.judge.local._model import Embedder
+from semloop.judge.local._understanding import answer_task_understanding_failure
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 
@@ -101,3 +102,14 @@ def case(inp: str, out: str, *calls: ToolCall, steps: tuple[str, ...] = ()) -> R
 def call(name: str, args: dict[str, object], output: object, success: bool = True) -> ToolCall:
     """A tool call whose output is given as text or as the JSON a real tool returns."""
     return ToolCall(name, args, output if isinstance(output, str) else json.dumps(output), success)
+
+
+def chat(*turns: str) -> ConversationCase:
+    """A conversation for a rule's probe: the turns in order, the user's first."""
+    return ConversationCase(id="probe", turns=tuple(Turn("user" if i % 2 == 0 else "assistant", t)
+                                                     for i, t in enumerate(turns)))
+
+
+def understanding(run: RunCase, embed: Embed) -> float:
+    """TASK_UNDERSTANDING_FAILURE's answer on the run, as its value."""
+    return float(answer_task_understanding_failure(run, embed).value)

@@ -7,23 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _field_swap,
     _other_action,
     _value_unmet,
-    answer_task_understanding_failure,
 )
 
-from .conftest import call, case
+from .conftest import call, case, understanding
 
 _BOILERS = [{"unit": "B1", "fuel_cost_eur": 412.5, "run_hours": 96, "co2_kg": 1180},
             {"unit": "B2", "fuel_cost_eur": 388.0, "run_hours": 91, "co2_kg": 1105}]
 
-
-def _tuf(run: RunCase, embed: Embed) -> float:
-    return float(answer_task_understanding_failure(run, embed).value)
 
 
 def test_a_field_named_by_its_words_and_another_told_is_a_swap(embed: Embed) -> None:
@@ -32,7 +27,7 @@ def test_a_field_named_by_its_words_and_another_told_is_a_swap(embed: Embed) -> 
                "Boiler B1 cost €412.50 in fuel last week and boiler B2 €388.00; B2 was the cheaper one to keep going.",
                call("plant.boilers", {"week": "2026-W48"}, _BOILERS))
     assert _field_swap(run) == ("co2_kg", "fuel_cost_eur")
-    assert _tuf(run, embed) >= 0.5
+    assert understanding(run, embed) >= 0.5
 
 
 def test_a_field_named_by_its_initials_and_another_told_is_a_swap() -> None:
@@ -54,7 +49,7 @@ def test_the_named_field_told_with_spaced_thousands_is_no_swap() -> None:
 def test_a_breakdown_with_its_object_between_verb_and_dimension_is_read(embed: Embed) -> None:
     run = case("Please break down the October returns for the webshop by carrier, I want to see who damages most.",
                "October webshop returns by size: S 41, M 77, L 63, XL 29. Medium sizes come back most often.")
-    assert _tuf(run, embed) >= 0.5
+    assert understanding(run, embed) >= 0.5
 
 
 def test_a_duration_asked_in_german_and_figures_of_another_kind_told_is_unmet() -> None:

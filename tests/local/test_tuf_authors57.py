@@ -13,20 +13,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _nested_in,
     _titled,
-    answer_task_understanding_failure,
 )
 
-from .conftest import call, case
-
-
-def _tuf(run: RunCase, embed: Embed) -> float:
-    return float(answer_task_understanding_failure(run, embed).value)
-
+from .conftest import call, case, understanding
 
 _AUDIT = {"audit_id": "AUD-3381", "title": "Cold room breach - Harlow depot", "findings_closed": True,
           "status": "ACTIONS_OPEN",
@@ -40,7 +33,7 @@ def test_an_answer_drawn_on_the_asked_records_own_actions_keeps_its_thing(embed:
                "The findings are signed off, but 2 actions are still open: replace the door gasket (due 30 Sept) "
                "and retrain the night porters (due 14 Oct).",
                call("audit_get", {"id": "AUD-3381"}, _AUDIT))
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
 
 
 def test_a_part_of_a_record_is_nested_in_it_and_a_sibling_is_not() -> None:
@@ -56,7 +49,7 @@ def test_the_record_holding_the_asked_dependant_answered_instead_is_caught(embed
                "Done, Dara! You're booked for a swimming assessment on Saturday at 10:00 at the Riverside pool.",
                call("members_find", {"name": "Dara Quinn"}, family),
                call("book", {"member_id": "M-440", "type": "swim_assessment"}, {"ref": "BK-1192", "status": "booked"}))
-    assert _tuf(run, embed) >= 0.5
+    assert understanding(run, embed) >= 0.5
 
 
 def test_a_yes_no_question_about_a_state_answered_with_its_opposite_answers_no(embed: Embed) -> None:
@@ -66,14 +59,14 @@ def test_a_yes_no_question_about_a_state_answered_with_its_opposite_answers_no(e
                call("hours", {"site": "Eastfield", "date": "2025-08-25"},
                     {"site": "Eastfield Leisure Centre", "pool_open": False, "gym": "08:00-14:00",
                      "pool_next_open": "2025-08-26T06:30"}))
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
 
 
 def test_an_asked_act_answered_with_its_opposite_is_still_caught(embed: Embed) -> None:
     run = case("Please open a new savings pot called Holiday for me.",
                "I've closed your savings pot 'Holiday'; the balance of £0.00 was moved to your main account.",
                call("pots.close", {"name": "Holiday"}, {"status": "closed"}))
-    assert _tuf(run, embed) >= 0.5
+    assert understanding(run, embed) >= 0.5
 
 
 def test_left_and_right_are_sides_only_as_sides(embed: Embed) -> None:
@@ -82,10 +75,10 @@ def test_left_and_right_are_sides_only_as_sides(embed: Embed) -> None:
                call("stock", {"fridge": "DELI-1"}, {"fridge": "DELI-1", "lines": [
                    {"sku": "SUSHI-SAL", "trays": 7}, {"sku": "SUSHI-TUN", "trays": 4}, {"sku": "SUSHI-VEG", "trays": 0}],
                    "counted_at": "2025-06-03T10:05:00+01:00"}))
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
     lane = case("Which lane is the left exit for the ferry port?",
                 "Keep to the right lane and take the right exit signed Terminal 2.")
-    assert _tuf(lane, embed) >= 0.5
+    assert understanding(lane, embed) >= 0.5
 
 
 def test_a_documents_short_first_line_or_title_case_sentence_is_its_title() -> None:
@@ -101,4 +94,4 @@ def test_an_answer_under_a_documents_title_keeps_its_thing(embed: Embed) -> None
     run = replace(case("What's the boat limit for this year's Harbour Regatta?",
                        "This year's limit (2025) is 55 boats on the water at once, up from 40 last year thanks "
                        "to the new slipway."), context=(rules,))
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5

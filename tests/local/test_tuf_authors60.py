@@ -20,14 +20,9 @@ from semloop.judge.local._understanding import (
     _slot_swap,
     _substitutes,
     _title_line,
-    answer_task_understanding_failure,
 )
 
-from .conftest import call, case
-
-
-def _tuf(run: RunCase, embed: Embed) -> float:
-    return float(answer_task_understanding_failure(run, embed).value)
+from .conftest import call, case, understanding
 
 
 def test_a_month_and_its_day_are_a_date() -> None:
@@ -60,7 +55,7 @@ def test_a_heading_names_what_its_rows_are_about(embed: Embed) -> None:
     run = RunCase(id="probe", input="How much is mobile grooming for my labrador? She's 30 kg.",
                   output="She's a Size L: a full groom is £62, or £41 for a bath and brush.", context=(card,))
     assert _heading_over("grooming", "size", run)
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
 
 
 def test_a_record_looked_up_on_the_asked_name() -> None:
@@ -85,7 +80,7 @@ def test_a_note_of_the_session_date_is_no_passage(embed: Embed) -> None:
                   context=("Returns: unworn items may be returned within 30 days of delivery.",
                            "Session info: today is 2025-03-02"))
     assert _sibling_heading(run) is None
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
 
 
 def test_a_word_only_in_the_opening_of_the_drawn_document(embed: Embed) -> None:
@@ -97,11 +92,11 @@ def test_a_word_only_in_the_opening_of_the_drawn_document(embed: Embed) -> None:
     run = RunCase(id="probe", input="how much is the holiday camp",
                   output="It's £32 a day (8:30–5:30). Booking the full week is £140, and there's 10% off for a "
                          "second child.", context=(doc,))
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
     # Two parallel documents, the answer drawn from the other one: still caught.
     fsa = RunCase(id="probe", input="What's the 2025 contribution limit for my HSA?",
                   output="The 2025 limit is $3,300, and you can carry over up to $660.",
                   context=(("HSA (health savings account): 2025 contribution limit $4,300 for self-only cover; "
                             "catch-up $1,000 from age 55."),
                            "FSA (flexible spending account): 2025 contribution limit $3,300; carryover up to $660."))
-    assert _tuf(fsa, embed) >= 0.5
+    assert understanding(fsa, embed) >= 0.5

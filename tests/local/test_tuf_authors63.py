@@ -23,14 +23,9 @@ from semloop.judge.local._understanding import (
     _record_swap,
     _substitutes,
     _title_line,
-    answer_task_understanding_failure,
 )
 
-from .conftest import call, case
-
-
-def _tuf(run: RunCase, embed: Embed) -> float:
-    return float(answer_task_understanding_failure(run, embed).value)
+from .conftest import call, case, understanding
 
 
 def test_an_event_line_with_its_date_is_a_title(embed: Embed) -> None:
@@ -44,7 +39,7 @@ def test_an_event_line_with_its_date_is_a_title(embed: Embed) -> None:
     run = RunCase(id="probe", input="For the Lakeside quilt show, how much is a vendor stall and when is load-in?",
                   output="A stall is £60, or £110 for a corner, and vendors can load in from 6:30 (doors at 10).",
                   context=(notice,))
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
 
 
 _KENNEL = call("get_rates", {"site": "north"},
@@ -82,7 +77,7 @@ def test_the_record_looked_up_by_its_id_holds_its_items(embed: Embed) -> None:
                "Laptop yako KX20 imerekebishwa (serial 88120-44), iko tayari tarehe 2 Mei.", _TICKET)
     assert _substitutes(run) is None
     assert _key_swap(run) is None
-    assert _tuf(run, embed) < 0.5
+    assert understanding(run, embed) < 0.5
     # A key the request names whose value it does not write is a part beside the others.
     ledger = case("What is the overdraft limit on the account?", "The balance is 1,250.00 and 310.00 is pending.",
                   call("get_account", {"id": "A-7"}, {"overdraft_limit": 500.0, "balance": 1250.0,
@@ -127,7 +122,7 @@ def test_the_answer_read_another_column(embed: Embed) -> None:
     wrong = RunCase(id="probe", input=asked, output="Senior membership is £410 a year (juniors pay £150).",
                     context=(_FEES,))
     assert _column_swap(wrong) == ("2026", "2025/26")
-    assert _tuf(wrong, embed) >= 0.5
+    assert understanding(wrong, embed) >= 0.5
     right = RunCase(id="probe", input=asked, output="Senior membership is £445 for 2026/27, up from £410.",
                     context=(_FEES,))
     assert _column_swap(right) is None
@@ -143,7 +138,7 @@ def test_the_act_done_on_another_record_of_the_list(embed: Embed) -> None:
     wrong = case(asked, "Done: your raised bed AL-14 is released; your greenhouse bay GH-03 stays yours.",
                  plots, call("release_plot", {"id": "AL-14"}, {"id": "AL-14", "status": "released"}))
     assert _record_acted(wrong) is not None
-    assert _tuf(wrong, embed) >= 0.5
+    assert understanding(wrong, embed) >= 0.5
     right = case(asked, "Done: greenhouse bay GH-03 is released from next year.",
                  plots, call("release_plot", {"id": "GH-03"}, {"id": "GH-03", "status": "released"}))
     assert _record_acted(right) is None

@@ -11,17 +11,13 @@ from dataclasses import replace
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._drift import answer_off_topic_drift
-from semloop.judge.local._understanding import answer_task_understanding_failure
 
-from .conftest import call, case
+from .conftest import call, case, understanding
 
 _CARDS = (("Card services: Card replacement — a lost or stolen card is cancelled at once and a new one "
           "is posted within 5 working days; an emergency card can be sent to a branch in 24 hours."),
           "Card services: Contactless limits...")
 
-
-def _tuf(run: RunCase, embed: Embed) -> float:
-    return float(answer_task_understanding_failure(run, embed).value)
 
 
 def _drift(run: RunCase, embed: Embed) -> float:
@@ -36,7 +32,7 @@ def test_an_answer_opening_on_a_sibling_documents_heading_misunderstands(embed: 
         "Contactless payments are capped at £100 per tap, and after five taps in a row you'll be asked for "
         "your PIN. You can lower the cap in the app under Card settings.",
     ), context=_CARDS)
-    assert _tuf(lost, embed) >= 0.5
+    assert understanding(lost, embed) >= 0.5
 
 
 def test_an_answer_on_the_asked_document_naming_its_sibling_later_is_no_swap(embed: Embed) -> None:
@@ -45,7 +41,7 @@ def test_an_answer_on_the_asked_document_naming_its_sibling_later_is_no_swap(emb
         "I've cancelled the card; a replacement is posted within 5 working days, or we can send an "
         "emergency card to a branch in 24 hours. Contactless limits stay as they were.",
     ), context=_CARDS)
-    assert _tuf(lost, embed) < 0.5
+    assert understanding(lost, embed) < 0.5
 
 
 def test_an_answer_that_says_it_cannot_give_the_value_yet_takes_the_question_up(embed: Embed) -> None:
@@ -55,7 +51,7 @@ def test_an_answer_that_says_it_cannot_give_the_value_yet_takes_the_question_up(
         "as it depends on when the courier confirms the return.",
         call("refunds.create", {"order": "77120"}, {"ref": "RF-2281", "status": "pending"}),
     )
-    assert _tuf(refund, embed) < 0.5
+    assert understanding(refund, embed) < 0.5
 
 
 def test_a_label_said_as_the_time_now_is_no_thing_asked(embed: Embed) -> None:
@@ -65,7 +61,7 @@ def test_a_label_said_as_the_time_now_is_no_thing_asked(embed: Embed) -> None:
         "Module swaps close at the end of week 3, so you can't swap now — but you can still withdraw from "
         "the statistics module until week 9 and take another one next term. Ask your adviser to approve it.",
     )
-    assert _tuf(module, embed) < 0.5
+    assert understanding(module, embed) < 0.5
 
 
 def test_the_sentence_that_goes_on_with_the_one_drawn_on_is_the_same_passage(embed: Embed) -> None:
@@ -79,7 +75,7 @@ def test_the_sentence_that_goes_on_with_the_one_drawn_on_is_the_same_passage(emb
         call("grants.lookup", {"name": "Erasmus mobility grant"}, {"eur": 450}),
     ), context=(("Grants policy §7 Combining: Students may hold more than one grant provided together they do "
                 "not exceed €900 a month. Where they do, the departmental travel grant is reduced."),))
-    assert _tuf(grant, embed) < 0.5
+    assert understanding(grant, embed) < 0.5
 
 
 def test_an_answer_that_restates_the_requests_own_figure_kept_its_thing(embed: Embed) -> None:
@@ -91,7 +87,7 @@ def test_an_answer_that_restates_the_requests_own_figure_kept_its_thing(embed: E
         call("rpi_lookup", {"year": 2024}, {"rpi_pct": 3.2}),
     ), context=(("Membership terms 7.2: The Membership Fee may be reviewed once in any 12-month period; any "
                 "increase shall not exceed the annual RPI published in January plus three percentage points."),))
-    assert _tuf(gym, embed) < 0.5
+    assert understanding(gym, embed) < 0.5
 
 
 def test_an_answer_that_does_what_the_request_rules_out_misunderstands(embed: Embed) -> None:
@@ -100,7 +96,7 @@ def test_an_answer_that_does_what_the_request_rules_out_misunderstands(embed: Em
         "You can pay TF-80112 online or at any post office. Paying within 14 days halves it to £40.",
         call("tolls.get_fine", {"ref": "TF-80112"}, {"amount": 80, "discounted": 40, "dispute_until": "2024-08-01"}),
     )
-    assert _tuf(toll, embed) >= 0.5
+    assert understanding(toll, embed) >= 0.5
 
 
 def test_a_unit_restating_the_retrieved_documents_is_no_cast_of_new_names(embed: Embed) -> None:
