@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -23,6 +24,7 @@ import numpy as np
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
+from ._calendar import DIGITS
 from ._claims import (
     _sigmoid,
     head,
@@ -164,11 +166,15 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
         listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+|^\s*\|", line))
         # Items numbered within one line ("… checklist: (1) … (2) Anmeldung — register …")
         # are the list's items too, each a facet of the answer.
-        out.extend((sent, listed or bool(_INLINE_ITEM.match(sent))) for sent in split_claims(line))
+        out.extend((sent, listed or bool(_INLINE_ITEM.match(sent)))
+                   for claim in split_claims(line) for sent in _SCRIPT_STOP.split(claim) if sent.strip())
     return out[:_MAX_UNITS]
 
 
 _INLINE_ITEM = re.compile(r"\s*\(\d{1,2}\)\s")
+# The full stops of other scripts (Devanagari, Ethiopic, Myanmar, Arabic, CJK), which the
+# claim splitter, reading Latin punctuation, leaves inside one sentence.
+_SCRIPT_STOP = re.compile(r"(?<=[\u0964\u0965\u1362\u104b\u061f\u06d4\u3002\uff01\uff1f])\s*")
 
 
 _WHEN_LEAD = re.compile(r"^(?:on|before|after|when|once|at|tomorrow|tonight)\b(?:\s+[\w'-]+){0,4},\s*", re.IGNORECASE)
@@ -246,6 +252,43 @@ def _marked_digressions(
             cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) < _TOPIC_COS)]
         out.append((start, len(loose), sum(words[i] for i in loose) / total))
     return out
+
+
+# An unannounced tail the embedder cannot read: two units or more, at least this share of the
+# answer's words and this many words.
+_UNSHARED_UNITS, _UNSHARED_SHARE, _UNSHARED_WORDS = 2, 0.3, 20
+_STEM_CHARS = 5  # a word's first letters stand for it in any language: its endings vary
+
+
+def _surface(text: str) -> set[str]:
+    """A text's words as any script writes them (a word of an Indic script, its vowel signs
+    marks, whole) cut to their first letters, and its numbers; short words are left out."""
+    out: set[str] = set()
+    for word in "".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in text.lower()).split():
+        if word.isdigit():
+            out.add(word.translate(DIGITS).lstrip("0") or "0")
+        elif len(word) >= 4:
+            out.add(word[:_STEM_CHARS])
+    return out
+
+
+def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int) -> int | None:
+    """The first unit of the answer's tail that shares no word or number with the request,
+    the run's evidence (calls' arguments and outputs, retrieved context) or the answer
+    before it, after an opening that shares some with the request or the evidence: in a
+    language the embedder does not read, the words alone tell the tail is of another
+    subject (the pond's oxygen reading, then Easter customs)."""
+    answer = [u for u, _ in units[n_steps:]]
+    evidence = _surface(" ".join([case.input, *case.context, *(
+        f"{json.dumps(c.args, ensure_ascii=False)} {c.output}" for c in case.tools_called)]))
+    words = [len(u.split()) for u in answer]
+    for k in range(1, len(answer) - _UNSHARED_UNITS + 1):
+        tail = _surface(" ".join(answer[k:]))
+        if (sum(words[k:]) >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words))
+                and not tail & (evidence | _surface(" ".join(answer[:k])))
+                and _surface(" ".join(answer[:k])) & evidence):
+            return n_steps + k
+    return None
 
 
 def _is_id(term: str) -> bool:
@@ -352,6 +395,14 @@ def _drift_by_meaning(
     cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
            for i in range(len(units))]
     cos = _nearer_to_ask(case, vectors, cos, embed)
+    # In a language the embedder does not read, any two sentences sit near each other: a tail
+    # that names nothing of the request, the run or the answer's opening is far, by its words.
+    n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
+    unplaced = _not_english(case.input)
+    unshared = _unshared_tail(case, units, n_steps) if unplaced else None
+    far = range(unshared if unshared is not None else len(units), len(units))
+    for i in far:
+        cos[i] = 0.0
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     # A unit that tells what a call on the request returned ("They'll need access to the
@@ -369,14 +420,13 @@ def _drift_by_meaning(
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
-        if off[i] and any(not off[j] and float(vectors[i + 1] @ vectors[j + 1]) >= _COHESION_COS
-                          for j in range(i)):
+        if off[i] and i not in far and any(
+                not off[j] and float(vectors[i + 1] @ vectors[j + 1]) >= _COHESION_COS for j in range(i)):
             off[i] = False
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
-    n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
     # A step whose words the answer's finding on the request takes up ("the problem is DNS
     # … from our VPC" after "Compare DNS from VPC vs public") was the way to that answer.
     taken = _taken_up(units, cos, n_steps)
@@ -403,7 +453,8 @@ def _drift_by_meaning(
     # A unit far from the request and from the answer's opening on it is about something
     # else, whatever words it shares with the request.
     anchor = max(range(min(2, len(units))), key=lambda i: cos[i])
-    reach = [max(cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) for i in range(len(units))]
+    reach = [cos[i] if i in far else max(cos[i], float(vectors[i + 1] @ vectors[anchor + 1]))
+             for i in range(len(units))]
     loose = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
     ev.flag("isolation", max((1.0 - reach[i] for i in loose), default=0.0))
     ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS and not served[i]) / total)
@@ -427,7 +478,6 @@ def _drift_by_meaning(
         if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
             ev.flag("stretch", 1.0, f'units {best_start + 1}-{best_start + best_len} ({share:.0%} '
                     f'of the run) leave the request: "{_short(opener)}"')
-    unplaced = _not_english(case.input)
     announced = _marked_digressions(units, cos, vectors, words, total, unplaced=unplaced) if anchored else []
     # However short: "Speaking of gambling, last summer I went to Vegas…" after a long answer.
     ev.flag("marked_share", max((share for _, _, share in announced), default=0.0))
@@ -441,6 +491,12 @@ def _drift_by_meaning(
             # the marker is the one the marker announces.
             if unplaced:
                 ev.flag("stretch", 1.0, ev.notes["digression"])
+    # Such a tail talks of another subject as an announced one does.
+    if unshared is not None:
+        note = (f'from unit {unshared + 1} on, the answer names nothing of the request, the run '
+                f'or its own opening: "{_short(units[unshared][0])}"')
+        ev.flag("stretch", 1.0, ev.notes.get("stretch", note))
+        ev.flag("digression", 1.0, note)
     subject = _other_subject(case, units, cos, vectors, n_steps, embed)
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
