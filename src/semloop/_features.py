@@ -14,6 +14,7 @@ import json
 import math
 import posixpath
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ __all__ = [
     "same_identifier",
     "shared_ngrams",
     "strip_shared",
+    "surface_words",
     "tokens",
 ]
 
@@ -121,6 +123,22 @@ def _tokens(text: str) -> tuple[str, ...]:
 def tokens(text: str) -> list[str]:
     """Lowercased word tokens; file names, paths and ids stay whole."""
     return list(_tokens(text))
+
+
+_PREFIX = 5  # a word's first letters stand for it in any language: its endings vary
+
+
+def surface_words(text: str) -> frozenset[str]:
+    """A text's words as any script writes them (a word of an Indic script whole, its vowel
+    signs being marks) cut to their first letters, and its numbers in ASCII digits; words
+    under four letters are left out. For texts in languages no stemmer here knows."""
+    out: set[str] = set()
+    for word in "".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in text.lower()).split():
+        if word.isdecimal():
+            out.add("".join(str(unicodedata.digit(c)) for c in word).lstrip("0") or "0")
+        elif len(word) >= 4:
+            out.add(word[:_PREFIX])
+    return frozenset(out)
 
 
 def content_tokens(toks: Iterable[str]) -> list[str]:

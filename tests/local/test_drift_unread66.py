@@ -7,7 +7,8 @@ answer sharing nothing with the run at all, are not read as one."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._drift import _surface, answer_off_topic_drift
+from semloop._features import surface_words
+from semloop.judge.local._drift import answer_off_topic_drift
 
 from .conftest import call, case
 
@@ -17,7 +18,7 @@ _METER = call("get_meter_reading", {"meter": "ELK-20931"},
 
 def test_words_are_read_whole_in_any_script() -> None:
     # A Devanagari word keeps its vowel signs; numbers in another script's digits are numbers.
-    assert _surface("मीटर रीडिंग ४१८२ किलोवाट") == {"मीटर", "रीडिं", "4182", "किलोव"}
+    assert surface_words("मीटर रीडिंग ४१८२ किलोवाट") == {"मीटर", "रीडिं", "4182", "किलोव"}
 
 
 def test_a_tail_naming_nothing_of_the_run_drifts(embed: Embed) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -21,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from ..._features import surface_words
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
-from ._calendar import DIGITS
 from ._claims import (
     _sigmoid,
     head,
@@ -257,21 +256,6 @@ def _marked_digressions(
 # An unannounced tail the embedder cannot read: two units or more, at least this share of the
 # answer's words and this many words.
 _UNSHARED_UNITS, _UNSHARED_SHARE, _UNSHARED_WORDS = 2, 0.3, 20
-_STEM_CHARS = 5  # a word's first letters stand for it in any language: its endings vary
-
-
-def _surface(text: str) -> set[str]:
-    """A text's words as any script writes them (a word of an Indic script, its vowel signs
-    marks, whole) cut to their first letters, and its numbers; short words are left out."""
-    out: set[str] = set()
-    for word in "".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in text.lower()).split():
-        if word.isdigit():
-            out.add(word.translate(DIGITS).lstrip("0") or "0")
-        elif len(word) >= 4:
-            out.add(word[:_STEM_CHARS])
-    return out
-
-
 def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int) -> int | None:
     """The first unit of the answer's tail that shares no word or number with the request,
     the run's evidence (calls' arguments and outputs, retrieved context) or the answer
@@ -279,14 +263,14 @@ def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: in
     language the embedder does not read, the words alone tell the tail is of another
     subject (the pond's oxygen reading, then Easter customs)."""
     answer = [u for u, _ in units[n_steps:]]
-    evidence = _surface(" ".join([case.input, *case.context, *(
+    evidence = surface_words(" ".join([case.input, *case.context, *(
         f"{json.dumps(c.args, ensure_ascii=False)} {c.output}" for c in case.tools_called)]))
     words = [len(u.split()) for u in answer]
     for k in range(1, len(answer) - _UNSHARED_UNITS + 1):
-        tail = _surface(" ".join(answer[k:]))
+        tail = surface_words(" ".join(answer[k:]))
         if (sum(words[k:]) >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words))
-                and not tail & (evidence | _surface(" ".join(answer[:k])))
-                and _surface(" ".join(answer[:k])) & evidence):
+                and not tail & (evidence | surface_words(" ".join(answer[:k])))
+                and surface_words(" ".join(answer[:k])) & evidence):
             return n_steps + k
     return None
 
