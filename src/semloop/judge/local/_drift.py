@@ -256,6 +256,8 @@ def _marked_digressions(
 # An unannounced tail the embedder cannot read: two units or more, at least this share of the
 # answer's words and this many words.
 _UNSHARED_UNITS, _UNSHARED_SHARE, _UNSHARED_WORDS = 2, 0.3, 20
+
+
 def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int) -> int | None:
     """The first unit of the answer's tail that shares no word or number with the request,
     the run's evidence (calls' arguments and outputs, retrieved context) or the answer
