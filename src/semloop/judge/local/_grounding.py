@@ -336,6 +336,7 @@ class _Evidence:
     # The records the run's own tool arguments give: each call's request, not a record
     # beside the one it returned.
     queries: frozenset[tuple[tuple[str, str], ...]] = frozenset()
+    arguments: frozenset[str] = frozenset()  # the texts of those arguments
     totals: list[float] = field(default_factory=list)  # see _column_totals
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
@@ -585,10 +586,12 @@ class _Evidence:
         whether each is a record's, its text, tokens, the tokens of what it is about, its
         numbers and its names. None when there are fewer than two."""
         if self._segmented is None:
-            pairs = [p for t in self.texts for p in _segments(t)]
+            # Not the run's own arguments ("member: 55821937"): a request binds no value.
+            texts = [t for t in self.texts if t not in self.arguments]
+            pairs = [p for t in texts for p in _segments(t)]
             segs = [g for g, _ in pairs]
             self._segmented = (
-                [_is_record(line) for t in self.texts for line in t.splitlines() for _ in _segments(line)],
+                [_is_record(line) for t in texts for line in t.splitlines() for _ in _segments(line)],
                 segs, [_tokens(g) for g in segs], [_tokens(g) for _, g in pairs],
                 [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs])
         return self._segmented if len(self._segmented[1]) >= 2 else None
@@ -1485,6 +1488,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     told = sum(bool(t.strip()) for t in case.told)
     asked = texts[len(texts) - told - sum(bool(t.args) for t in case.tools_called): len(texts) - told]
     evidence.queries = frozenset(r.pairs for r in _records(asked))
+    evidence.arguments = frozenset(asked)
     evidence.written = frozenset(s for t in asked for s in split_claims(t)) - {
         s for t in texts if t not in asked for s in split_claims(t)}
     # Nor what the customer asked for later ("Refund W5490111 to the card I used for the
