@@ -274,7 +274,7 @@ _EMBED_WORDS = 24  # words of each embedded; a claim's subject and its fact come
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
 
 _Segmented = tuple[list[bool], list[str], list[set[str]], list[set[str]], list[list[Quantity]],
-                   list[frozenset[str]]]
+                   list[frozenset[str]], list[bool]]
 
 # A line of source code or of a program's printout in a tool output ("if check and not
 # _check(x):", "is_FiniteSet = False", "bulk_update returned: None", a numbered listing's
@@ -584,16 +584,16 @@ class _Evidence:
     def segmented(self) -> _Segmented | None:
         """The context cut into segments for binding (see ``_misbound``), once per case:
         whether each is a record's, its text, tokens, the tokens of what it is about, its
-        numbers and its names. None when there are fewer than two."""
+        numbers, its names and whether the run's own arguments give it. None when there
+        are fewer than two."""
         if self._segmented is None:
-            # Not the run's own arguments ("member: 55821937"): a request binds no value.
-            texts = [t for t in self.texts if t not in self.arguments]
-            pairs = [p for t in texts for p in _segments(t)]
+            pairs = [p for t in self.texts for p in _segments(t)]
             segs = [g for g, _ in pairs]
             self._segmented = (
-                [_is_record(line) for t in texts for line in t.splitlines() for _ in _segments(line)],
+                [_is_record(line) for t in self.texts for line in t.splitlines() for _ in _segments(line)],
                 segs, [_tokens(g) for g in segs], [_tokens(g) for _, g in pairs],
-                [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs])
+                [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs],
+                [t in self.arguments for t in self.texts for _ in _segments(t)])
         return self._segmented if len(self._segmented[1]) >= 2 else None
 
     def rates(self, claim: str) -> list[float]:

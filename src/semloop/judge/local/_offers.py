@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ._claims import _FUNCTION as _FUNCTION_WORDS
-from ._claims import _WORD_NUMBERS
-from ._claims import _words, dates, quantities, stem, word_stems
+from ._claims import _WORD_NUMBERS, _words, dates, quantities, stem, word_stems
 from ._names import _acronym_found
 from ._records import _KEY_WHEN, _PAIR, _PAIR_SPLIT
 from ._wording import (
@@ -76,7 +75,7 @@ _NON = re.compile(r"\bnon[- ]?$", re.IGNORECASE)
 # "3 connectors are free", "has two units free right now": free after what it qualifies.
 _PREDICATE_FREE = re.compile(r"(?:(?<!\bthere )\b(?:is|are|was|were|be|been|stays?|remains?)\s+(?:\w+ly\s+)?|"
                              rf"(?:\d+|\b(?:{'|'.join(_WORD_NUMBERS)}))\s+[a-z][\w-]*\s+)free\s+$", re.IGNORECASE)
-# "you can use your phone": the user's own thing, which no service offers.
+# What the user owns, which no service offers.
 _OWN = re.compile(r"(?:your|my|their|his|her|our)\b", re.IGNORECASE)
 # "I can only offer", "I'm unfortunately unable to offer", "allows me to offer": what the
 # speaker may do, not what a product comes with.
@@ -112,7 +111,7 @@ def _offered_items(claim: str) -> list[str]:
         if _NAMED_OFFER.fullmatch(m.group(0).strip()) and _NOUN_LEAD.search(claim[: m.start()]):
             continue  # "Offer summary for Hira Baig", "your offer letter": the noun, which offers nothing
         if m.group(0)[:3].lower() in ("can", "may") and _OWN.match(rest):
-            continue
+            continue  # "you can use your phone": the user's own thing
         # "3 connectors are free right now": free is the state of what came before it, and
         # the words just after say when or for whom; a list's later items are still offered.
         predicate = bool(_PREDICATE_FREE.search(claim[: m.end()]))

@@ -958,9 +958,10 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
             # "pH 7.2, TDS 410 (limit 500), iron 0.21 (limit 0.3)": a third row the part states
             # by both records' keys makes it a list of rows, each with its values; the row it
             # names in words of its own ("iron" for "Fe") is no other row's.
-            listed = any(c is not a and c is not b and own_a.keys() | own_b.keys() <= {
-                k for k, t in hc.items() if _said(t.lower(), part.lower())} for c, hc in zip(records, hits, strict=True))
-            if own_a and own_b and len(own_a) + len(own_b) > _PARTS and not listed:
+            if own_a and own_b and len(own_a) + len(own_b) > _PARTS and not any(
+                    c is not a and c is not b and own_a.keys() | own_b.keys() <= {
+                        k for k, t in hc.items() if _said(t.lower(), part.lower())}
+                    for c, hc in zip(records, hits, strict=True)):
                 (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
                 return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
     return ""
