@@ -182,12 +182,21 @@ def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str]
     the listing verb of "these include searches". A clause of another thing ("parking is
     not included") shares no words besides the flipped one and agrees with nothing; nor
     does a record's implied one ("free visit radius"), whose side of a limit it leaves out."""
-    stems, mine = set(flipped.split()), word_stems(part)
+    stems, mine = set(flipped.split()), word_stems(part) | _letter_names(part)
     if stems <= negation_scope(clause)[0]:
         return False
     return any(other is not clause and bool(_NEGATOR.search(other))
                and stems <= negation_scope(other)[0]
-               and len((word_stems(other) & mine) - stems) >= need for other in theirs)
+               and len(((word_stems(other) | _letter_names(other)) & mine) - stems) >= need for other in theirs)
+
+
+# "Letters h and w are not coded", "Plan B": a letter standing alone names a thing, a word
+# the stems leave out ("a" and "I" are words).
+_LETTER_NAME = re.compile(r"(?<![\w'\u2019.-])[b-hj-z](?![\w'\u2019-])", re.IGNORECASE)
+
+
+def _letter_names(text: str) -> set[str]:
+    return {m.group(0).lower() for m in _LETTER_NAME.finditer(text)}
 
 
 _NOT_SET = re.compile(r"(?:not|no)\s+\w+$")  # "reopen: not scheduled", "date: no date"
@@ -562,6 +571,10 @@ _DENIED = re.compile(r"\b(?:not|never|no longer|\w+n't)\s+(?:been\s+|be\s+|yet\s
 # the customer's own report, said back to them.
 _USER_REPORT = re.compile(r"\byou(?:'ve| have)?\s+(?:\w+\s+)?(?:said|mentioned|told me|explained|noted|reported)\b",
                        re.IGNORECASE)
+# "because two other people have holds on it" of "item has 2 holds": who a record's count
+# stands for, unnamed, is no word a context lacks.
+_UNNAMED_PEOPLE = re.compile(r"\b(?:(?:an)?other\s+)?(?:people|persons?|others|some(?:one|body)(?:\s+else)?|"
+                             r"any(?:one|body)(?:\s+else)?)\b", re.IGNORECASE)
 _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
@@ -649,7 +662,8 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
         # A figure of it the context gives ("found a $412.60 shortage") is no word it lacks.
         given = {w for q in quantities(m.group(1)) if number_supported(q, ev.direct) for w in word_stems(q.text)}
         denied = {w for d in _DENIED.finditer(m.group(1)) for w in word_stems(" ".join(filter(None, d.groups())))}
-        words = word_stems(m.group(1)) - given - denied
+        unnamed = {w for u in _UNNAMED_PEOPLE.finditer(m.group(1)) for w in word_stems(u.group(0))}
+        words = word_stems(m.group(1)) - given - denied - unnamed
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
         # record's "membership: gold".
         # A cause the answer works out from several of its rules and the records ("does not

@@ -274,7 +274,7 @@ _EMBED_WORDS = 24  # words of each embedded; a claim's subject and its fact come
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
 
 _Segmented = tuple[list[bool], list[str], list[set[str]], list[set[str]], list[list[Quantity]],
-                   list[frozenset[str]]]
+                   list[frozenset[str]], list[bool]]
 
 # A line of source code or of a program's printout in a tool output ("if check and not
 # _check(x):", "is_FiniteSet = False", "bulk_update returned: None", a numbered listing's
@@ -336,6 +336,7 @@ class _Evidence:
     # The records the run's own tool arguments give: each call's request, not a record
     # beside the one it returned.
     queries: frozenset[tuple[tuple[str, str], ...]] = frozenset()
+    arguments: frozenset[str] = frozenset()  # the texts of those arguments
     totals: list[float] = field(default_factory=list)  # see _column_totals
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
@@ -583,14 +584,16 @@ class _Evidence:
     def segmented(self) -> _Segmented | None:
         """The context cut into segments for binding (see ``_misbound``), once per case:
         whether each is a record's, its text, tokens, the tokens of what it is about, its
-        numbers and its names. None when there are fewer than two."""
+        numbers, its names and whether the run's own arguments give it. None when there
+        are fewer than two."""
         if self._segmented is None:
             pairs = [p for t in self.texts for p in _segments(t)]
             segs = [g for g, _ in pairs]
             self._segmented = (
                 [_is_record(line) for t in self.texts for line in t.splitlines() for _ in _segments(line)],
                 segs, [_tokens(g) for g in segs], [_tokens(g) for _, g in pairs],
-                [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs])
+                [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs],
+                [t in self.arguments for t in self.texts for _ in _segments(t)])
         return self._segmented if len(self._segmented[1]) >= 2 else None
 
     def rates(self, claim: str) -> list[float]:
@@ -1485,6 +1488,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     told = sum(bool(t.strip()) for t in case.told)
     asked = texts[len(texts) - told - sum(bool(t.args) for t in case.tools_called): len(texts) - told]
     evidence.queries = frozenset(r.pairs for r in _records(asked))
+    evidence.arguments = frozenset(asked)
     evidence.written = frozenset(s for t in asked for s in split_claims(t)) - {
         s for t in texts if t not in asked for s in split_claims(t)}
     # Nor what the customer asked for later ("Refund W5490111 to the card I used for the

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ._claims import _FUNCTION as _FUNCTION_WORDS
-from ._claims import _words, dates, quantities, stem, word_stems
+from ._claims import _WORD_NUMBERS, _words, dates, quantities, stem, word_stems
 from ._names import _acronym_found
 from ._records import _KEY_WHEN, _PAIR, _PAIR_SPLIT
 from ._wording import (
@@ -36,7 +36,8 @@ _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|of
 # A clause ends the items, and one that opens them offers none: "can't share anything,
 # including whether an account exists". "Such as" opens examples of the item before it.
 # A reason ends them as "because" does: "bags are free due to your gold status" offers no "due".
-_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?<!\bsuch)(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
+# "Even" opens the clause its conjunction does: "a free card even if they live elsewhere".
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?<!\bsuch)(?:^|,?\s+)(?:even\s+)?(?:but|so|because|since|which|if|when|as|"
                         r"whether|what|how|who|where|why|(?:due|owing|thanks)(?=\s+to\b))\s", re.IGNORECASE)
 # "plus" and "such as" join items as "and" does: "brushes, plus a palette"; "classes such as
 # yoga and spin" offers the classes and each example.
@@ -55,21 +56,27 @@ _CATEGORY_NOUNS = frozenset({"allowance", "coverage", "guidance", "assistance", 
                              "advice", "access", "class", "service", "services", "benefit",
                              "benefits", "option", "options", "care"})
 _DEGREE = frozenset("further additional extra similar full same other else standard".split())  # noqa: SIM905
+# "with large hail and damaging winds possible": how sure the items are, after them, names none.
+_LIKELIHOOD = frozenset("possible likely unlikely probable expected".split())  # noqa: SIM905
 _INDEFINITE = frozenset("anything something everything whatever".split())  # noqa: SIM905
 
 
 def _item_head(words: Sequence[str]) -> str:
     """The word an offered item is named by: its last, or the one before a category noun."""
     # "guidance tonight": a time word after the item says when, it names no item.
-    kept = [w for w in words if w not in _DEGREE and w not in _FUNCTION_WORDS and w not in _KEY_WHEN]
+    kept = [w for w in words if w not in _DEGREE and w not in _FUNCTION_WORDS and w not in _KEY_WHEN
+            and w not in _LIKELIHOOD]
     while kept and kept[-1] in _CATEGORY_NOUNS:
         kept.pop()
     return kept[-1] if kept else ""
 
 
 _NON = re.compile(r"\bnon[- ]?$", re.IGNORECASE)
-_PREDICATE_FREE = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|be|been|stays?|remains?)\s+(?:\w+ly\s+)?free\s+$",
-                             re.IGNORECASE)
+# "3 connectors are free", "has two units free right now": free after what it qualifies.
+_PREDICATE_FREE = re.compile(r"(?:(?<!\bthere )\b(?:is|are|was|were|be|been|stays?|remains?)\s+(?:\w+ly\s+)?|"
+                             rf"(?:\d+|\b(?:{'|'.join(_WORD_NUMBERS)}))\s+[a-z][\w-]*\s+)free\s+$", re.IGNORECASE)
+# What the user owns, which no service offers.
+_OWN = re.compile(r"(?:your|my|their|his|her|our)\b", re.IGNORECASE)
 # "I can only offer", "I'm unfortunately unable to offer", "allows me to offer": what the
 # speaker may do, not what a product comes with.
 _SPEAKER_OFFERS = re.compile(r"\b(?:I|I'm|me)\s+(?:[\w']+\s+){0,3}$")
@@ -103,6 +110,8 @@ def _offered_items(claim: str) -> list[str]:
             continue  # "non-free bags"; "I can only offer compensation when …": the speaker's reach
         if _NAMED_OFFER.fullmatch(m.group(0).strip()) and _NOUN_LEAD.search(claim[: m.start()]):
             continue  # "Offer summary for Hira Baig", "your offer letter": the noun, which offers nothing
+        if m.group(0)[:3].lower() in ("can", "may") and _OWN.match(rest):
+            continue  # "you can use your phone": the user's own thing
         # "3 connectors are free right now": free is the state of what came before it, and
         # the words just after say when or for whom; a list's later items are still offered.
         predicate = bool(_PREDICATE_FREE.search(claim[: m.end()]))

@@ -220,9 +220,13 @@ _BOUND_VALUES = 2
 def _entry_holds(value: Quantity, claim: str, ev: _Evidence) -> bool:
     """A record gives the claim's number beside two more values the claim gives ("$466.75
     (4K, black)" of the variant at 466.75 with 4K and black): the number is that record's.
-    (One name beside it, "Bruno needs 23.4 mg" of Bruno's weight, binds no attribute.)"""
+    (One name beside it, "Bruno needs 23.4 mg" of Bruno's weight, binds no attribute.) So
+    does a series' reading, its one value beside the clock time the claim gives it ("back
+    up to 8.2 by 09:00" of {t: 09:00, v: 8.2})."""
+    minutes = {m for _, m in clock_times(claim)}
     return any(any(abs(x.value - value.value) < 1e-9 for _, v in pairs for x in quantities(v))
-               and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in ev.entries)
+               and (_score((v for _, v in pairs), claim) > _BOUND_VALUES or len(pairs) == _PARTS and any(
+                   m in minutes for _, v in pairs for _, m in clock_times(v))) for _, pairs in ev.entries)
 
 
 _SENTENCES = re.compile(r"(?<=[.;!?])" + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+")  # "Dr. Lowe" is one
@@ -951,7 +955,13 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
         for part in [p for side in _REPLACED.split(claim) for p in _ADDED.split(side)]:
             own_a = {k: t for k, t in ha.items() if _said(t.lower(), part.lower())}
             own_b = {k: t for k, t in hb.items() if _said(t.lower(), part.lower())}
-            if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
+            # "pH 7.2, TDS 410 (limit 500), iron 0.21 (limit 0.3)": a third row the part states
+            # by both records' keys makes it a list of rows, each with its values; the row it
+            # names in words of its own ("iron" for "Fe") is no other row's.
+            if own_a and own_b and len(own_a) + len(own_b) > _PARTS and not any(
+                    c is not a and c is not b and own_a.keys() | own_b.keys() <= {
+                        k for k, t in hc.items() if _said(t.lower(), part.lower())}
+                    for c, hc in zip(records, hits, strict=True)):
                 (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
                 return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
     return ""

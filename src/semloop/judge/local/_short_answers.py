@@ -69,7 +69,7 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     segmented = ev.segmented() if values else None
     if segmented is None:
         return ""
-    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
+    in_record, segs, seg_tokens, about, seg_q, seg_names, asked = segmented
     wanted = _tokens(question) | _tokens(claim)
     named = _named_records(claim, ev)
     for kind, value in values:
@@ -83,10 +83,11 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
             own = _tokens(value.text) | {t for q in stated for t in _tokens(q.text) if t.isdigit()}
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
                          for x in seg_q[i]) for i in range(len(segs))]
-            # A year ("period='2026-11'") is when, as above, no rival value.
-            rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
-                         and (x.unit or not 1000 <= x.value <= 2999)
-                         for x in seg_q[i]) for i in range(len(segs))]
+            # A year ("period='2026-11'") is when, as above, no rival value; nor is a value of
+            # the run's own arguments ("member: 55821937"), a request, no record's.
+            rival = [not asked[i] and any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
+                                          and (x.unit or not 1000 <= x.value <= 2999)
+                                          for x in seg_q[i]) for i in range(len(segs))]
         else:
             # A flattened record's name is the whole record's, not one of its pairs'.
             own = set().union(*(_tokens(n) for n in value))
