@@ -29,7 +29,7 @@ from functools import lru_cache
 from operator import add, mul, sub, truediv
 from typing import Any
 
-from ..._features import content_tokens, entities, numbers, tokens
+from ..._features import content_tokens, entities, numbers, surface_words, tokens
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
@@ -1085,6 +1085,17 @@ _RULE_GIVEN = any_of(
 )
 
 
+_ECHO_WORDS, _ECHO_SHARE = 3, 0.2
+
+
+def _echoes(earlier: str, later: str, replies: Sequence[str]) -> bool:
+    """``later`` says again enough words of ``earlier`` that none of ``replies`` used."""
+    said = surface_words(" ".join(replies))
+    first, then = surface_words(earlier), surface_words(later)
+    again = (first & then) - said
+    return len(again) >= max(_ECHO_WORDS, _ECHO_SHARE * min(len(first), len(then)))
+
+
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     """Repeated intent across user turns; ``None`` with fewer than two user turns.
 
@@ -1174,7 +1185,13 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # reply since gave the kind of thing asked (the amount, the time): then it pushes back
         # on the answer, or asks about a changed request ("the upgrade is more than I hoped;
         # just one passenger, then?").
-        reask = missed or terse_slot or (persists[j] and opened > 0.0)
+        # In languages the embedder does not read, the asking again is told by its words: the
+        # later turn says again three words or more (a fifth of the shorter turn's) of the
+        # earlier one that no reply in between used, its question words among them.
+        echoed = unread[j] and unread[k] and _echoes(
+            users[k][1].content, users[j][1].content, [t.content for t in between]
+        )
+        reask = missed or terse_slot or (persists[j] and opened > 0.0) or echoed
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         asks = _asks(text, slots[j])
         logit += _C_ASKS if asks else _C_STATES
