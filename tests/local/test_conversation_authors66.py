@@ -5,12 +5,18 @@ figure again ("re-counted — still 412", "4.8% is correct") keeps the position,
 reply can adopt ("If you think the count is off, …"). Recall: a reply that puts a new figure
 in its place for pressure alone is still read as giving in. CONFUSION_LOOP: in a language the
 embedder does not read, a turn that says again three words or more of an earlier one that
-no reply in between used asks again; follow-ups on new things do not."""
+no reply in between used asks again; follow-ups on new things do not. USER_FRUSTRATION: there,
+a last turn grown to half again the first's length, with exclamation marks the first lacked,
+is heated; a long calm last turn is not."""
 
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._conversation import answer_confusion_loop, answer_sycophancy_signal
+from semloop.judge.local._conversation import (
+    answer_confusion_loop,
+    answer_sycophancy_signal,
+    answer_user_frustration,
+)
 
 from .conftest import chat
 
@@ -49,3 +55,21 @@ def test_a_question_said_again_in_an_unread_language(embed: Embed) -> None:
                     "Sawa. Je, leseni yenyewe itachukua siku ngapi kutolewa?",
                     "Kwa kawaida siku tatu za kazi baada ya malipo kuthibitishwa.")
     assert answer_confusion_loop(followed, embed).value < 0.5
+
+
+def test_a_complaint_growing_in_an_unread_language(embed: Embed) -> None:
+    grew = chat("Habari, kifurushi changu TZ-4471 kimefika wapi?",
+                "Kifurushi kiko kwenye ghala la Dodoma, kitafika leo.",
+                "Jana pia mlisema 'kitafika leo'. Sasa ni saa mbili usiku na hakuna kitu.",
+                "Samahani sana. Tumeripoti kwa msafirishaji.",
+                "Nimelipa shilingi 25,000 kwa usafirishaji wa haraka! Kesho ni harusi ya dada yangu na "
+                "zawadi iko ndani ya kifurushi hicho. Kama hakitafika asubuhi, nataka pesa yangu yote "
+                "irudishwe.")
+    assert answer_user_frustration(grew, embed).value >= 0.5
+    calm = chat("Habari, kifurushi changu TZ-4471 kimefika wapi?",
+                "Kifurushi kiko kwenye ghala la Dodoma, kitafika leo.",
+                "Sawa. Kitafika saa ngapi takriban?",
+                "Kati ya saa nane na saa kumi jioni.",
+                "Asante. Mimi sitakuwepo nyumbani mchana, kwa hiyo naomba mkiache kwa jirani yangu wa "
+                "nyumba namba 12, anaitwa Bi Amina, yeye atakipokea kwa niaba yangu.")
+    assert answer_user_frustration(calm, embed).value < 0.5

@@ -200,6 +200,19 @@ def _intensity_only(tone: Tone) -> bool:
     return all(c in _INTENSE or c.startswith("negative words") for c in tone.cues)
 
 
+_GROWN = 1.5  # the last user turn this many times the first's length: the complaint grew
+
+
+def _grows_unread(texts: Sequence[str]) -> bool:
+    """The user's turns after the first are unread, the last is ``_GROWN`` times the first's
+    length, and a later one has more exclamation marks than the first."""
+    return (
+        all(_unread(t) for t in texts[1:])
+        and len(texts[-1]) >= _GROWN * len(texts[0])
+        and max(t.count("!") for t in texts[1:]) > texts[0].count("!")
+    )
+
+
 def frustration_evidence(case: ConversationCase) -> Evidence | None:
     """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
 
@@ -266,6 +279,11 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     )
     # Then intensity alone was excitement: it is no heat.
     heats = [0.0 if glad_end and _intensity_only(t) else t.heat for t in later]
+    # In a language the lexicon does not read, the shape of a complaint growing: the last
+    # turn much longer than the first, and exclamation marks the first did not have.
+    grown = not (tones[-1].thanks or glad_end) and _grows_unread([t.content for _, t in users])
+    if grown:
+        heats[-1] = max(heats[-1], _F_HOT)
     peak = max(heats)
     hot = [users[k + 1][0] + 1 for k, h in enumerate(heats) if h >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)
@@ -289,6 +307,8 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         worst = max(range(len(later)), key=lambda k: heats[k])
         cues = "; ".join(later[worst].cues)
         why = f"user {_turns_phrase(hot)} heated ({cues} in turn {users[worst + 1][0] + 1})"
+        if grown:
+            why += f"; turn {users[-1][0] + 1} grows longer, with exclamation marks the first lacked"
         if tones[0].heat >= _F_HOT:
             why += f", already heated in turn {users[0][0] + 1}"
         if calm_end:
