@@ -419,17 +419,30 @@ _TOLD_VALUE = 4  # characters of a value that is no short code or flag ("in_pers
 def _looked_up(asked: str, case: RunCase) -> bool:
     """A call that worked was made on the asked name (get_booking for "Santos"), and the
     answer restates values of what it returned ("Beatriz Monteiro", "Taylor House"): it
-    answered for the record asked about, whether or not it names it again. (For a name: a
-    member number looked up holds every record of the member, the asked one and others.)"""
-    text = case.output.lower()
+    answered for the record asked about, whether or not it names it again. Or made on
+    another thing the request gives (the user's address), and one of the record's own fields
+    holds the asked name (the day it had before). (For a name: a member number looked up
+    holds every record of the member, the asked one and others, in a list: none its own.)"""
+    text, request = case.output.lower(), case.input.lower()
+    # A date is told in any form ("2025-03-02" as "2 March").
+    days = [r for _, rs in dates(case.output) for r in rs]
     for call, data in _json_outputs(case.tools_called):
-        if asked not in " ".join(str(v) for v in call.args.values()).lower():
+        on = [str(v).lower() for v in call.args.values()]
+        fields = [str(v).lower() for v in data.values() if isinstance(v, str)] if isinstance(data, dict) else []
+        if not any(asked in v for v in on) and not (
+                any(len(v) >= _TOLD_VALUE and v in request for v in on)
+                and any(re.search(rf"\b{re.escape(asked)}\b", v) for v in fields)):
             continue
         values = {str(v).lower() for v in _scalar_values(data)
                   if isinstance(v, str) and len(v) >= _TOLD_VALUE and v.lower() != asked}
-        if sum(v in text for v in values) >= _LOOKUP_TOLD:
+        told = [v in text or (_ISO_DAY.fullmatch(v) is not None and any(date_supported(rs, days) for _, rs in dates(v)))
+                for v in values]
+        if sum(told) >= _LOOKUP_TOLD:
             return True
     return False
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 def _heading_over(asked: str, answered: str, case: RunCase) -> bool:
@@ -1822,11 +1835,13 @@ _TITLE_WORDS = 8  # a title is short
 
 def _titled(doc: str, word: str) -> bool:
     """The word is in the document's title, which names what every entry of it is about:
-    the lead of its one colon ("Product sheet (80 lb concrete mix): …"), a short first line
-    ("Fan Fest licence conditions"), or a short first sentence in title case ("Drivers'
-    Terms and Conditions Agreement 2019.")."""
+    the short lead of its one colon ("Product sheet (80 lb concrete mix): …", not the
+    terms' every clause before the one that has a colon), a short first line ("Fan Fest
+    licence conditions"), or a short first sentence in title case ("Drivers' Terms and
+    Conditions Agreement 2019.")."""
     title, colon, _ = doc.partition(":")
-    if colon and doc.count(":") == 1 and word in word_stems(title):
+    if colon and doc.count(":") == 1 and word in word_stems(title) \
+            and len(re.findall(r"[A-Za-z][\w'-]*", title)) <= _TITLE_WORDS:
         return True
     first, newline, _ = doc.strip().partition("\n")
     sentence = split_claims(first)[0] if first.strip() else ""
@@ -1900,8 +1915,11 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     best = max(range(n), key=lambda i: cos[i])
     # The part the answer is drawn from holds a word of the request the answer lacks too,
     # one that tells it from other parts (the dissent, in a case named in the majority's
-    # heading): it is the part asked about.
+    # heading): it is the part asked about. Not a word of its document's title, which is
+    # about every entry of it ("Harbor terms." over each clause of the terms).
+    where = entries[best][1]
     if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
+                                      and not (where < len(case.context) and _titled(case.context[where], w))
                                       for w in missing):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
@@ -1911,7 +1929,6 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
     clause_vectors = embed([head(t, _EMBED_WORDS) for t in parts]) if parts else []
     sources = {_argmax([float(v @ vectors[i + 1]) for i in range(n)]) for v in clause_vectors}
-    where = entries[best][1]
     # The answer's own words (those the request does not bring) by source: the document or
     # tool output they were taken from, when the cosines alone cannot tell two entries apart.
     own = said - word_stems(case.input)
@@ -1951,15 +1968,28 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         # The word only in the opening entry or the title line of the document the answer
         # drew on ("Westgate Clinic fit-out: Date for Completion …"): that document is about
         # the thing asked.
+        # A title line too short to stand alone opens the entry of the line under it (the
+        # first of a list: "BLUE bin: …"): a word only that line holds is no opening's.
         if where < len(case.context) and other == {where}:
             title, rest = _title_line(case.context[where])
-            if all(i == 0 or entries[i - 1][1] != where for i in holding) \
+            if all(i == 0 or entries[i - 1][1] != where for i in holding) and (not title or w in word_stems(title)) \
                     or w in word_stems(title) and w not in word_stems(rest):
                 continue
+        # A word only a table's header holds names a column, which the row drawn on holds as
+        # every row does ("Max weight" over each size's row): that row may be the asked one.
+        if where < len(case.context) and _in_header_only(case.context[where], segments[best], w):
+            continue
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
     return None
+
+
+def _in_header_only(doc: str, row: str, word: str) -> bool:
+    """The row is one of a table the document holds, whose header holds the word and none
+    of whose cells does."""
+    return any(word in word_stems(" ".join(rows[0])) and all(word not in word_stems(" ".join(r.values())) for r in rows)
+               and any(all(cell in row for cell in r.values()) for r in rows) for rows in _doc_tables(doc))
 
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
@@ -2561,10 +2591,12 @@ def _field_swap(case: RunCase) -> tuple[str, str] | None:
             if len(named) != 1:
                 continue
             # The named field is told by its figure (or as a percentage: 0.025 as "2.5%"), its
-            # key, or a word of its key ("tare" of tare_kg).
+            # key, or a word of its key ("tare" of tare_kg) that no other key holds: "height"
+            # of ellipsoidal_height and orthometric_height tells neither.
             values = fields[named[0]]
+            shared = {stem(w) for k in fields if k != named[0] for w in _field_words(k)}
             if any({f"{v:g}", f"{v * 100:g}"} & told for v in values) or named[0].lower() in answer \
-                    or any(stem(w) in word_stems(answer) for w in _field_words(named[0])):
+                    or any(stem(w) in word_stems(answer) - shared for w in _field_words(named[0])):
                 continue
             # Another field's figures stated: one telling (with decimals, or 100 or more), or a
             # series of two or more.
