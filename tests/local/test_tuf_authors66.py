@@ -108,3 +108,19 @@ def test_a_sibling_field_told_by_the_word_both_keys_share() -> None:
         is not None
     assert _field_swap(case(asked, "P-7 weighs 1,622 kg net (1,840.5 kg gross).", _PALLET)) is None
     assert _field_swap(case(asked, "Its net weight is on the manifest; gross is 1,840.5 kg.", _PALLET)) is None
+
+
+_GYM = ("Lumen Gym membership, Tier 2. Pool access: weekdays 6:00–22:00, with 2 guest passes a month. "
+        "Sauna access: weekends only, 9:00–18:00, adults over 16. Parking: up to 3 hours free. "
+        "Towel hire: £1.50.")
+
+
+def test_a_clause_near_no_entry_is_drawn_from_none(embed: Embed) -> None:
+    asked = "Under my gym membership, when can I use the sauna?"
+    run = RunCase(id="probe", input=asked,
+                  output="On Tier 2 the pool is open weekdays 6:00–22:00 and you get 2 guest passes a month. "
+                         "Older teens love it too.", context=(_GYM,))
+    assert _wrong_source(run, embed) is not None
+    right = RunCase(id="probe", input=asked, output="The sauna is open at weekends only, 9:00–18:00, for over-16s. "
+                                                    "Older teens love it too.", context=(_GYM,))
+    assert _wrong_source(right, embed) is None

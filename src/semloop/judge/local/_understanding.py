@@ -25,6 +25,8 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _ISO_CURRENCIES,
+    _TABLE_ROW,
+    _TABLE_RULE,
     _TITLES,
     _words,
     clauses,
@@ -1915,20 +1917,23 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     best = max(range(n), key=lambda i: cos[i])
     # The part the answer is drawn from holds a word of the request the answer lacks too,
     # one that tells it from other parts (the dissent, in a case named in the majority's
-    # heading): it is the part asked about. Not a word of its document's title, which is
-    # about every entry of it ("Harbor terms." over each clause of the terms).
+    # heading): it is the part asked about. Not a word of its document's title that other
+    # entries of the document hold too ("Harbor terms." over each clause of the terms):
+    # it tells that document from others, not one of its entries.
     where = entries[best][1]
     if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
-                                      and not (where < len(case.context) and _titled(case.context[where], w))
-                                      for w in missing):
+                                      and not _titled_over(case, entries, seg_stems, best, w) for w in missing):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
-    # word means the answer did take up the thing asked about. Embedded only now: most
-    # answers stop at the test above (a vector does not depend on its batch).
+    # word means the answer did take up the thing asked about; a clause that no entry is
+    # as close to as a source must be ("That's plenty for most homes.") is the answer's
+    # own. Embedded only now: most answers stop at the test above (a vector does not
+    # depend on its batch).
     # Bounded: in a chat the answer read may be everything the agent said.
     parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
     clause_vectors = embed([head(t, _EMBED_WORDS) for t in parts]) if parts else []
-    sources = {_argmax([float(v @ vectors[i + 1]) for i in range(n)]) for v in clause_vectors}
+    clause_cos = [[float(v @ vectors[i + 1]) for i in range(n)] for v in clause_vectors]
+    sources = {_argmax(c) for c in clause_cos if max(c) >= _SOURCE_COS}
     # The answer's own words (those the request does not bring) by source: the document or
     # tool output they were taken from, when the cosines alone cannot tell two entries apart.
     own = said - word_stems(case.input)
@@ -1985,11 +1990,39 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+def _titled_over(case: RunCase, entries: Sequence[tuple[str, int]], seg_stems: Sequence[frozenset[str]],
+                 at: int, word: str) -> bool:
+    """The word is in the title of the document the entry is from, and another entry of
+    that document holds it too."""
+    doc = entries[at][1]
+    return doc < len(case.context) and _titled(case.context[doc], word) and any(
+        word in seg_stems[i] for i, (_, d) in enumerate(entries) if d == doc and i != at)
+
+
 def _in_header_only(doc: str, row: str, word: str) -> bool:
-    """The row is one of a table the document holds, whose header holds the word and none
-    of whose cells does."""
-    return any(word in word_stems(" ".join(rows[0])) and all(word not in word_stems(" ".join(r.values())) for r in rows)
-               and any(all(cell in row for cell in r.values()) for r in rows) for rows in _doc_tables(doc))
+    """The row (or its part up to a semicolon) is one of a table the document holds, whose
+    header holds the word and none of whose rows does."""
+    entry = row.strip()
+    return any(word in word_stems(header) and all(word not in word_stems(r) for r in rows)
+               and any(r in entry or entry in r for r in rows) for header, rows in _markdown_tables(doc))
+
+
+def _markdown_tables(doc: str) -> list[tuple[str, list[str]]]:
+    """The document's markdown tables, each as its header line and its rows' lines (the
+    rule under the header is neither)."""
+    tables: list[tuple[str, list[str]]] = []
+    within = False
+    for line in doc.splitlines():
+        row = _TABLE_ROW.match(line)
+        within = within and row is not None
+        if row is None or all(_TABLE_RULE.match(c) for c in row.group(1).split("|")):
+            continue
+        if within:
+            tables[-1][1].append(line.strip())
+        else:
+            tables.append((line.strip(), []))
+            within = True
+    return tables
 
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
