@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._understanding import _field_swap, _substitutes, _titled, _wrong_source
+from semloop.judge.local._understanding import _field_swap, _substitutes, _titled, _wrong_source, _year_read
 
 from .conftest import call, case, understanding
 
@@ -124,3 +124,16 @@ def test_a_clause_near_no_entry_is_drawn_from_none(embed: Embed) -> None:
     right = RunCase(id="probe", input=asked, output="The sauna is open at weekends only, 9:00–18:00, for over-16s. "
                                                     "Older teens love it too.", context=(_GYM,))
     assert _wrong_source(right, embed) is None
+
+
+def _yacht(edition: str) -> object:
+    return call("register_search", {"register": f"{edition} Register of Yachts", "name": "Kestrel"},
+                {"results": [{"owner": "Harold Pike", "home_port": "Falmouth", "built": 1958, "rig": "gaff cutter"}]})
+
+
+def test_a_call_made_on_another_year_than_the_asked_one() -> None:
+    asked = "Who owned the yacht Kestrel according to the 1975 register?"
+    told = "Kestrel, a gaff cutter, was owned by Harold Pike with Falmouth as her home port."
+    assert _year_read(case(asked, told, _yacht("1962"))) == ("1975", "1962")  # type: ignore[arg-type]
+    assert _year_read(case(asked, told, _yacht("1975"))) is None  # type: ignore[arg-type]
+    assert _year_read(case(asked, f"No 1975 entry; in 1962 {told}", _yacht("1962"))) is None  # type: ignore[arg-type]

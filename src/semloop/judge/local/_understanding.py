@@ -344,7 +344,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                     and not _heading_over(a, b, case) and not (asked[a] == "name" and _looked_up(a, case)) \
                     and not (asked[a] == "name" and kept):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
+    return _sibling_swap(case) or _year_swap(case) or _year_read(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
         or _answered_beside(case, asked, missing, segments)
 
@@ -425,9 +425,7 @@ def _looked_up(asked: str, case: RunCase) -> bool:
     another thing the request gives (the user's address), and one of the record's own fields
     holds the asked name (the day it had before). (For a name: a member number looked up
     holds every record of the member, the asked one and others, in a list: none its own.)"""
-    text, request = case.output.lower(), case.input.lower()
-    # A date is told in any form ("2025-03-02" as "2 March").
-    days = [r for _, rs in dates(case.output) for r in rs]
+    request = case.input.lower()
     for call, data in _json_outputs(case.tools_called):
         on = [str(v).lower() for v in call.args.values()]
         fields = [str(v).lower() for v in data.values() if isinstance(v, str)] if isinstance(data, dict) else []
@@ -435,16 +433,22 @@ def _looked_up(asked: str, case: RunCase) -> bool:
                 any(len(v) >= _TOLD_VALUE and v in request for v in on)
                 and any(re.search(rf"\b{re.escape(asked)}\b", v) for v in fields)):
             continue
-        values = {str(v).lower() for v in _scalar_values(data)
-                  if isinstance(v, str) and len(v) >= _TOLD_VALUE and v.lower() != asked}
-        told = [v in text or (_ISO_DAY.fullmatch(v) is not None and any(date_supported(rs, days) for _, rs in dates(v)))
-                for v in values]
-        if sum(told) >= _LOOKUP_TOLD:
+        if _restated(data, case.output, but=asked) >= _LOOKUP_TOLD:
             return True
     return False
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _restated(data: Any, answer: str, but: str = "") -> int:
+    """How many of a record's text values (no short code or flag, nor ``but``) the answer
+    restates; a date in any form ("2025-03-02" as "2 March")."""
+    text = answer.lower()
+    days = [r for _, rs in dates(answer) for r in rs]
+    values = {str(v).lower() for v in _scalar_values(data) if isinstance(v, str) and len(v) >= _TOLD_VALUE}
+    return sum(v in text or (_ISO_DAY.fullmatch(v) is not None and any(date_supported(rs, days) for _, rs in dates(v)))
+               for v in values - {but})
 
 
 def _heading_over(asked: str, answered: str, case: RunCase) -> bool:
@@ -589,18 +593,33 @@ def _undated(text: str) -> str:
     return text
 
 
+def _year_labels(text: str) -> list[str]:
+    """The years a text names as labels ("my 2025 taxes"): a year inside a date ("due April
+    15, 2025") is when something happens, not what it is about."""
+    return _YEAR.findall(_undated(text))
+
+
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
     """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
-    which labels its subject with a year next to it ("your 2024 return"). A year inside a
-    date ("due April 15, 2025") is when something happens, not what the answer is about."""
-    def labels(text: str) -> list[str]:
-        return _YEAR.findall(_undated(text))
-
-    said = labels(case.output)
-    for year in labels(_asked_text(case.input)):
+    which labels its subject with a year next to it ("your 2024 return")."""
+    said = _year_labels(case.output)
+    for year in _year_labels(_asked_text(case.input)):
         other = next((y for y in said if y not in case.input and _near(year, y)), None)
         if year not in said and other and not _spanned(year, case.output):
             return year, other
+    return None
+
+
+def _year_read(case: RunCase) -> tuple[str, str] | None:
+    """A year the request names as a label ("the 1939 register") and the answer never
+    writes, while a call whose record the answer restates was made on another year and not
+    on the asked one ({"collection": "1911 Census"}): the run read the year beside it.
+    (asked, read)."""
+    asked = [y for y in _year_labels(_asked_text(case.input)) if y not in case.output]
+    for call, data in _json_outputs(case.tools_called) if asked else ():
+        read = _year_labels(" ".join(str(v) for v in call.args.values()))
+        if read and not set(read) & set(asked) and _restated(data, case.output) >= _LOOKUP_TOLD:
+            return asked[0], read[0]
     return None
 
 
@@ -1771,6 +1790,7 @@ def _other_region(case: RunCase) -> tuple[str, str] | None:
 
 
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
+_REMARK_COS = 0.35  # a clause farther than this from every part is drawn from none
 
 _DRAWN_MARGIN = 3  # or this many more of the answer's own words come from its source
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
@@ -1925,15 +1945,17 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                                       and not _titled_over(case, entries, seg_stems, best, w) for w in missing):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
-    # word means the answer did take up the thing asked about; a clause that no entry is
-    # as close to as a source must be ("That's plenty for most homes.") is the answer's
-    # own. Embedded only now: most answers stop at the test above (a vector does not
-    # depend on its batch).
+    # word means the answer did take up the thing asked about; a clause of an entry's
+    # length that is far from every entry ("That's plenty for most homes.") is the
+    # answer's own remark, drawn from none ("Yes.", a name, is too short to tell).
+    # Embedded only now: most answers stop at the test above (a vector does not depend on
+    # its batch).
     # Bounded: in a chat the answer read may be everything the agent said.
     parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
     clause_vectors = embed([head(t, _EMBED_WORDS) for t in parts]) if parts else []
     clause_cos = [[float(v @ vectors[i + 1]) for i in range(n)] for v in clause_vectors]
-    sources = {_argmax(c) for c in clause_cos if max(c) >= _SOURCE_COS}
+    sources = {_argmax(c) for c, t in zip(clause_cos, parts, strict=True)
+               if max(c) >= _REMARK_COS or len(t.split()) < _ENTRY_WORDS}
     # The answer's own words (those the request does not bring) by source: the document or
     # tool output they were taken from, when the cosines alone cannot tell two entries apart.
     own = said - word_stems(case.input)
