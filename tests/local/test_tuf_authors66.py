@@ -5,15 +5,23 @@ looked up on the user's own address is answered when the answer restates its val
 date in another form among them. Catches: a short first line joined to the first entry of
 a list is the title, not the entry (the asked entry's word after it is no title's); the
 lead of a document's one colon is its title only when short; a sibling field told where
-the asked one's own word is never said, whatever word the two keys share. Recall: a row
-of the table that names the asked thing, and a looked-up record told by the request's own
-day alone, are still caught."""
+the asked one's own word is never said, whatever word the two keys share; a remark of the
+answer far from every entry is drawn from none, so it does not place the answer on the
+asked entry; a call made on another year than the one the request labels, its record
+restated. Recall: a row of the table that names the asked thing, and a looked-up record
+told by the request's own day alone, are still caught."""
 
 from __future__ import annotations
 
-from semloop.case import RunCase
+from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._understanding import _field_swap, _substitutes, _titled, _wrong_source, _year_read
+from semloop.judge.local._understanding import (
+    _field_swap,
+    _substitutes,
+    _titled,
+    _wrong_source,
+    _year_read,
+)
 
 from .conftest import call, case, understanding
 
@@ -47,9 +55,9 @@ _ELM = call("get_delivery_account", {"address": "42 Elm Court"},
              "change_reason_code": "DEPOT_REVIEW_2026"})
 
 
-def _milk(answer: str, *calls: object) -> RunCase:
+def _milk(answer: str, *calls: ToolCall) -> RunCase:
     return RunCase(id="probe", input="Why did my milk delivery move from Tuesday to Friday? 42 Elm Court.",
-                   output=answer, context=(_ROUTES,), tools_called=tuple(calls))  # type: ignore[arg-type]
+                   output=answer, context=(_ROUTES,), tools_called=calls)
 
 
 def test_the_looked_up_record_told_with_its_date(embed: Embed) -> None:
@@ -126,7 +134,7 @@ def test_a_clause_near_no_entry_is_drawn_from_none(embed: Embed) -> None:
     assert _wrong_source(right, embed) is None
 
 
-def _yacht(edition: str) -> object:
+def _yacht(edition: str) -> ToolCall:
     return call("register_search", {"register": f"{edition} Register of Yachts", "name": "Kestrel"},
                 {"results": [{"owner": "Harold Pike", "home_port": "Falmouth", "built": 1958, "rig": "gaff cutter"}]})
 
@@ -134,6 +142,6 @@ def _yacht(edition: str) -> object:
 def test_a_call_made_on_another_year_than_the_asked_one() -> None:
     asked = "Who owned the yacht Kestrel according to the 1975 register?"
     told = "Kestrel, a gaff cutter, was owned by Harold Pike with Falmouth as her home port."
-    assert _year_read(case(asked, told, _yacht("1962"))) == ("1975", "1962")  # type: ignore[arg-type]
-    assert _year_read(case(asked, told, _yacht("1975"))) is None  # type: ignore[arg-type]
-    assert _year_read(case(asked, f"No 1975 entry; in 1962 {told}", _yacht("1962"))) is None  # type: ignore[arg-type]
+    assert _year_read(case(asked, told, _yacht("1962"))) == ("1975", "1962")
+    assert _year_read(case(asked, told, _yacht("1975"))) is None
+    assert _year_read(case(asked, f"No 1975 entry; in 1962 {told}", _yacht("1962"))) is None
