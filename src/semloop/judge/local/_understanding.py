@@ -1994,9 +1994,8 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
             continue
         # The word only in the opening entry or the title line of the document the answer
         # drew on ("Westgate Clinic fit-out: Date for Completion …"): that document is about
-        # the thing asked.
-        # A title line too short to stand alone opens the entry of the line under it (the
-        # first of a list: "BLUE bin: …"): a word only that line holds is no opening's.
+        # the thing asked. Not in the line under a title line too short to stand alone,
+        # joined to it (the first of a list: "BLUE bin: …"): the title is the opening.
         if where < len(case.context) and other == {where}:
             title, rest = _title_line(case.context[where])
             if all(i == 0 or entries[i - 1][1] != where for i in holding) and (not title or w in word_stems(title)) \
