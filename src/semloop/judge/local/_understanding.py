@@ -25,6 +25,8 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _ISO_CURRENCIES,
+    _TABLE_ROW,
+    _TABLE_RULE,
     _TITLES,
     _words,
     clauses,
@@ -342,7 +344,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                     and not _heading_over(a, b, case) and not (asked[a] == "name" and _looked_up(a, case)) \
                     and not (asked[a] == "name" and kept):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
+    return _sibling_swap(case) or _year_swap(case) or _year_read(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
         or _answered_beside(case, asked, missing, segments)
 
@@ -419,17 +421,34 @@ _TOLD_VALUE = 4  # characters of a value that is no short code or flag ("in_pers
 def _looked_up(asked: str, case: RunCase) -> bool:
     """A call that worked was made on the asked name (get_booking for "Santos"), and the
     answer restates values of what it returned ("Beatriz Monteiro", "Taylor House"): it
-    answered for the record asked about, whether or not it names it again. (For a name: a
-    member number looked up holds every record of the member, the asked one and others.)"""
-    text = case.output.lower()
+    answered for the record asked about, whether or not it names it again. Or made on
+    another thing the request gives (the user's address), and one of the record's own fields
+    holds the asked name (the day it had before). (For a name: a member number looked up
+    holds every record of the member, the asked one and others, in a list: none its own.)"""
+    request = case.input.lower()
     for call, data in _json_outputs(case.tools_called):
-        if asked not in " ".join(str(v) for v in call.args.values()).lower():
+        on = [str(v).lower() for v in call.args.values()]
+        fields = [str(v).lower() for v in data.values() if isinstance(v, str)] if isinstance(data, dict) else []
+        if not any(asked in v for v in on) and not (
+                any(len(v) >= _TOLD_VALUE and v in request for v in on)
+                and any(re.search(rf"\b{re.escape(asked)}\b", v) for v in fields)):
             continue
-        values = {str(v).lower() for v in _scalar_values(data)
-                  if isinstance(v, str) and len(v) >= _TOLD_VALUE and v.lower() != asked}
-        if sum(v in text for v in values) >= _LOOKUP_TOLD:
+        if _restated(data, case.output, but=asked) >= _LOOKUP_TOLD:
             return True
     return False
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _restated(data: Any, answer: str, but: str = "") -> int:
+    """How many of a record's text values (no short code or flag, nor ``but``) the answer
+    restates; a date in any form ("2025-03-02" as "2 March")."""
+    text = answer.lower()
+    days = [r for _, rs in dates(answer) for r in rs]
+    values = {str(v).lower() for v in _scalar_values(data) if isinstance(v, str) and len(v) >= _TOLD_VALUE}
+    return sum(v in text or (_ISO_DAY.fullmatch(v) is not None and any(date_supported(rs, days) for _, rs in dates(v)))
+               for v in values - {but})
 
 
 def _heading_over(asked: str, answered: str, case: RunCase) -> bool:
@@ -574,18 +593,33 @@ def _undated(text: str) -> str:
     return text
 
 
+def _year_labels(text: str) -> list[str]:
+    """The years a text names as labels ("my 2025 taxes"): a year inside a date ("due April
+    15, 2025") is when something happens, not what it is about."""
+    return _YEAR.findall(_undated(text))
+
+
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
     """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
-    which labels its subject with a year next to it ("your 2024 return"). A year inside a
-    date ("due April 15, 2025") is when something happens, not what the answer is about."""
-    def labels(text: str) -> list[str]:
-        return _YEAR.findall(_undated(text))
-
-    said = labels(case.output)
-    for year in labels(_asked_text(case.input)):
+    which labels its subject with a year next to it ("your 2024 return")."""
+    said = _year_labels(case.output)
+    for year in _year_labels(_asked_text(case.input)):
         other = next((y for y in said if y not in case.input and _near(year, y)), None)
         if year not in said and other and not _spanned(year, case.output):
             return year, other
+    return None
+
+
+def _year_read(case: RunCase) -> tuple[str, str] | None:
+    """A year the request names as a label ("the 1939 register") and the answer never
+    writes, while a call whose record the answer restates was made on another year and not
+    on the asked one ({"collection": "1911 Census"}): the run read the year beside it.
+    (asked, read)."""
+    asked = [y for y in _year_labels(_asked_text(case.input)) if y not in case.output]
+    for call, data in _json_outputs(case.tools_called) if asked else ():
+        read = _year_labels(" ".join(str(v) for v in call.args.values()))
+        if read and not set(read) & set(asked) and _restated(data, case.output) >= _LOOKUP_TOLD:
+            return asked[0], read[0]
     return None
 
 
@@ -1756,6 +1790,7 @@ def _other_region(case: RunCase) -> tuple[str, str] | None:
 
 
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
+_REMARK_COS = 0.35  # a clause farther than this from every part is drawn from none
 
 _DRAWN_MARGIN = 3  # or this many more of the answer's own words come from its source
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
@@ -1822,11 +1857,13 @@ _TITLE_WORDS = 8  # a title is short
 
 def _titled(doc: str, word: str) -> bool:
     """The word is in the document's title, which names what every entry of it is about:
-    the lead of its one colon ("Product sheet (80 lb concrete mix): …"), a short first line
-    ("Fan Fest licence conditions"), or a short first sentence in title case ("Drivers'
-    Terms and Conditions Agreement 2019.")."""
+    the short lead of its one colon ("Product sheet (80 lb concrete mix): …", not the
+    terms' every clause before the one that has a colon), a short first line ("Fan Fest
+    licence conditions"), or a short first sentence in title case ("Drivers' Terms and
+    Conditions Agreement 2019.")."""
     title, colon, _ = doc.partition(":")
-    if colon and doc.count(":") == 1 and word in word_stems(title):
+    if colon and doc.count(":") == 1 and word in word_stems(title) \
+            and len(re.findall(r"[A-Za-z][\w'-]*", title)) <= _TITLE_WORDS:
         return True
     first, newline, _ = doc.strip().partition("\n")
     sentence = split_claims(first)[0] if first.strip() else ""
@@ -1900,18 +1937,25 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     best = max(range(n), key=lambda i: cos[i])
     # The part the answer is drawn from holds a word of the request the answer lacks too,
     # one that tells it from other parts (the dissent, in a case named in the majority's
-    # heading): it is the part asked about.
+    # heading): it is the part asked about. Not a word of its document's title that other
+    # entries of the document hold too ("Harbor terms." over each clause of the terms):
+    # it tells that document from others, not one of its entries.
+    where = entries[best][1]
     if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
-                                      for w in missing):
+                                      and not _titled_over(case, entries, seg_stems, best, w) for w in missing):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
-    # word means the answer did take up the thing asked about. Embedded only now: most
-    # answers stop at the test above (a vector does not depend on its batch).
+    # word means the answer did take up the thing asked about; a clause of an entry's
+    # length that is far from every entry ("That's plenty for most homes.") is the
+    # answer's own remark, drawn from none ("Yes.", a name, is too short to tell).
+    # Embedded only now: most answers stop at the test above (a vector does not depend on
+    # its batch).
     # Bounded: in a chat the answer read may be everything the agent said.
     parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
     clause_vectors = embed([head(t, _EMBED_WORDS) for t in parts]) if parts else []
-    sources = {_argmax([float(v @ vectors[i + 1]) for i in range(n)]) for v in clause_vectors}
-    where = entries[best][1]
+    clause_cos = [[float(v @ vectors[i + 1]) for i in range(n)] for v in clause_vectors]
+    sources = {_argmax(c) for c, t in zip(clause_cos, parts, strict=True)
+               if max(c) >= _REMARK_COS or len(t.split()) < _ENTRY_WORDS}
     # The answer's own words (those the request does not bring) by source: the document or
     # tool output they were taken from, when the cosines alone cannot tell two entries apart.
     own = said - word_stems(case.input)
@@ -1950,16 +1994,56 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
             continue
         # The word only in the opening entry or the title line of the document the answer
         # drew on ("Westgate Clinic fit-out: Date for Completion …"): that document is about
-        # the thing asked.
+        # the thing asked. Not in the line under a title line too short to stand alone,
+        # joined to it (the first of a list: "BLUE bin: …"): the title is the opening.
         if where < len(case.context) and other == {where}:
             title, rest = _title_line(case.context[where])
-            if all(i == 0 or entries[i - 1][1] != where for i in holding) \
+            if all(i == 0 or entries[i - 1][1] != where for i in holding) and (not title or w in word_stems(title)) \
                     or w in word_stems(title) and w not in word_stems(rest):
                 continue
+        # A word only a table's header holds names a column, which the row drawn on holds as
+        # every row does ("Max weight" over each size's row): that row may be the asked one.
+        if where < len(case.context) and _in_header_only(case.context[where], segments[best], w):
+            continue
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
     return None
+
+
+def _titled_over(case: RunCase, entries: Sequence[tuple[str, int]], seg_stems: Sequence[frozenset[str]],
+                 at: int, word: str) -> bool:
+    """The word is in the title of the document the entry is from, and another entry of
+    that document holds it too."""
+    doc = entries[at][1]
+    return doc < len(case.context) and _titled(case.context[doc], word) and any(
+        word in seg_stems[i] for i, (_, d) in enumerate(entries) if d == doc and i != at)
+
+
+def _in_header_only(doc: str, row: str, word: str) -> bool:
+    """The row (or its part up to a semicolon) is one of a table the document holds, whose
+    header holds the word and none of whose rows does."""
+    entry = row.strip()
+    return any(word in word_stems(header) and all(word not in word_stems(r) for r in rows)
+               and any(r in entry or entry in r for r in rows) for header, rows in _markdown_tables(doc))
+
+
+def _markdown_tables(doc: str) -> list[tuple[str, list[str]]]:
+    """The document's markdown tables, each as its header line and its rows' lines (the
+    rule under the header is neither)."""
+    tables: list[tuple[str, list[str]]] = []
+    within = False
+    for line in doc.splitlines():
+        row = _TABLE_ROW.match(line)
+        within = within and row is not None
+        if row is None or all(_TABLE_RULE.match(c) for c in row.group(1).split("|")):
+            continue
+        if within:
+            tables[-1][1].append(line.strip())
+        else:
+            tables.append((line.strip(), []))
+            within = True
+    return tables
 
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
@@ -2561,10 +2645,12 @@ def _field_swap(case: RunCase) -> tuple[str, str] | None:
             if len(named) != 1:
                 continue
             # The named field is told by its figure (or as a percentage: 0.025 as "2.5%"), its
-            # key, or a word of its key ("tare" of tare_kg).
+            # key, or a word of its key ("tare" of tare_kg) that no other key holds: "height"
+            # of ellipsoidal_height and orthometric_height tells neither.
             values = fields[named[0]]
+            shared = {stem(w) for k in fields if k != named[0] for w in _field_words(k)}
             if any({f"{v:g}", f"{v * 100:g}"} & told for v in values) or named[0].lower() in answer \
-                    or any(stem(w) in word_stems(answer) for w in _field_words(named[0])):
+                    or any(stem(w) in word_stems(answer) - shared for w in _field_words(named[0])):
                 continue
             # Another field's figures stated: one telling (with decimals, or 100 or more), or a
             # series of two or more.
