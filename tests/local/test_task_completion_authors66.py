@@ -41,8 +41,8 @@ def test_an_answer_that_hands_the_sending_of_details_to_the_user(embed: Embed) -
             "register her for Thursday.")
     assert _tc(_ENROL, said, embed=embed) < 0.5
     # Only looked up, nothing asked of the user: still caught.
-    look = call("squad_sessions", {"squad": "junior"}, {"day": "Thursday", "time": "17:30", "places_left": 4})
-    assert _tc(_ENROL, "The junior squad meets Thursday at 17:30 and has 4 places left.", look,
+    look = call("squad_info", {"squad": "junior"}, {"day": "Thursday", "time": "17:30", "spots_free": 4})
+    assert _tc(_ENROL, "The junior squad meets Thursday at 17:30, with 4 spots still free.", look,
                embed=embed) >= 0.5
 
 

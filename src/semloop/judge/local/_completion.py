@@ -174,8 +174,10 @@ def _led_in(sentence: str, sentences: Sequence[str]) -> bool:
     return bool(_LEADS_IN.search(sentence)) and any(quantities(t) for t in sentences[at + 1 :])
 
 
-# After a failure, the retry handed back to the user: the work is left, not done.
-_HANDED_BACK = re.compile(r"\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
+# After a failure, the retry handed back to the user: the work is left, not done. One the run
+# offers ("I could resubmit it tonight if you like") hands nothing back.
+_HANDED_BACK = re.compile(r"(?<!\bi can )(?<!\bwe can )(?<!\bi could )(?<!\bwe could )"
+                          r"(?<!\bshall i )(?<!\bshould i )\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
                           r"in (?:a few|a|an|\d+) (?:minutes?|hours?|days?|while))\b|"
                           r"\bcheck back (?:later|tomorrow)\b", re.IGNORECASE)
 # The answer lays out how it would do the work, and stops before acting.
@@ -974,7 +976,8 @@ def _opens_on_particle(clause: str) -> bool:
 # Words that open a clause on something other than a verb: question words, auxiliaries,
 # pronouns, joins and greetings ("Sorry the app…", "Because my card…"); "keep it short"
 # says how, and "help me", "tell me" ask for help or words, not an act of their own; "last 5
-# home games", "top 10 SKUs" count what is asked of, as an object follows a verb.
+# home games", "top 10 SKUs" count what is asked of, as an object follows a verb; so does a
+# number word ("Two quotes for emptying it: …").
 _NOT_VERBS = frozenset("""what which who whose when where why how is are was were be am do does did have has had
     can could would will shall should may might must i you he she it we they this that these those there here
     and or but so if for with from to in on at by of as about after before since until because while per via
@@ -992,7 +995,8 @@ def _verb_by_shape(clause: str) -> str | None:
     lead = _ACT_LEAD.match(clause)
     m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
     word = m.group(1).lower() if m else ""
-    return stem(word) if len(word) >= 3 and word not in _NOT_VERBS and stem(word) not in _READ_VERBS \
+    return stem(word) if len(word) >= 3 and word not in _NOT_VERBS and word not in _WORD_NUMBERS \
+        and stem(word) not in _READ_VERBS \
         and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", word) else None
 
 
@@ -1668,7 +1672,7 @@ def _promised_after_looking(case: RunCase) -> str | None:
     promising sentence."""
     calls = case.tools_called
     if not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
-            or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
+            or _asks_back(case) or _ASKS_USER.search(case.output) or _ADMITS_FAILURE.search(case.output):
         return None
     asked = _asked_text(case.input)
     acts = _acts_of({stem(w) for w in _act_words(asked)[:12]} & _ACTION_VERBS
@@ -1750,15 +1754,24 @@ _NOUN_LEADS = frozenset("a an the this that my your our his her their its for of
 _PARTICIPLE_MIN = 4  # "need", "feed" end in "ed" too
 
 
+# A determiner, a word and the word after it, nothing between: "the garden waste order".
+_COMPOUND_HEAD = re.compile(r"\b(?:a|an|the|my|your|our|his|her|their|its)\s+"
+                            r"(?!(?:i|we|you|they|he|she|it)\b)[a-z]+\s+(?=([a-z]+))")
+
+
 def _verbs_named(text: str) -> set[str]:
     """The acts among the opening words of a request. "app" stems as "apply": a messaging
     app asks no act; nor does a word after an article, a possessive or a preposition
-    ("word count for file ZX-118", "the report"): a noun; nor a past participle ("every
+    ("word count for file ZX-118", "the report"), nor one after such a word and another
+    ("my tax return", "the garden waste order"): a noun; nor a past participle ("every
     ticket assigned to me", "letters were issued"): a state (an act asked done by another,
     "get it waived", is the imperative's, ``_imperative``)."""
-    words = re.findall(r"[a-z]+", text.lower())[:12]
+    lower = text.lower()
+    heads = {m.start(1) for m in _COMPOUND_HEAD.finditer(lower)}
+    found = list(re.finditer(r"[a-z]+", lower))[:12]
+    words = [m.group(0) for m in found]
     return {stem(w) for i, w in enumerate(words)
-            if w not in ("app", "apps") and not (i and words[i - 1] in _NOUN_LEADS)
+            if w not in ("app", "apps") and not (i and words[i - 1] in _NOUN_LEADS) and found[i].start() not in heads
             and not (len(w) > _PARTICIPLE_MIN and w.endswith("ed"))} & _ACTION_VERBS
 
 
@@ -3134,6 +3147,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # of this run's part, not work it left.
     rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
+                                                              and not _state_read(s, case)
                                                               or _BEGUN.search(s) and not _OTHERS_TURN.search(s)
                                                               or rest_offered and _REST_OFFERED.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
@@ -3252,6 +3266,16 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         for name in _NOT_FOUND_CLEARS:
             ev.flag(name, 0.0)
     return ev
+
+
+def _state_read(sentence: str, case: RunCase) -> bool:
+    """What the sentence names as left is a value a look returned whole ("the next stage is
+    the site visit" after a status call's "next_stage": "site visit"): the record's own
+    state told back, not work the run left."""
+    told = word_stems(sentence[_REMAINING.search(sentence).end():])
+    return any(len(own := {w for w in word_stems(v) if w.isalpha()}) >= 2 and own <= told
+               for call in case.tools_called if not (_failed(call) or _acts(call))
+               for v in _json_values(call) if isinstance(v, str))
 
 
 def _read_unused(case: RunCase) -> str | None:
