@@ -5,7 +5,10 @@ waits on the user; a point's coordinates are one item of a request, not two; a r
 run offers after an honest failure hands nothing back; a noun after a determiner and
 another noun heads the phrase ("the ferry return ticket"), no act; the next step the
 answer names, when it is a read record's own value, is the record's state, not work the
-run left. Recall: each still fires where the work was not done."""
+run left. Recall: each still fires where the work was not done; and, from the sets'
+uncaught positives, a listed code no call acted on is left, however alike the codes
+stem; one page of several ({"page": 1, "pages": 3}) acted on as the whole list leaves the
+rest; a retry that leaves out the argument the failure named did not redo what failed."""
 
 from __future__ import annotations
 
@@ -99,3 +102,50 @@ def test_the_next_step_a_record_holds_is_its_state(embed: Embed) -> None:
     assert _tc("Set up Harbour Timber as a supplier: create the account and add their bank details.",
                "Harbour Timber's account is created (SUP-4410). The next step will be adding the bank details.",
                made, embed=embed) >= 0.5
+
+
+# Uncaught positives of the same sets, each mechanism in a domain of its own.
+
+
+def test_a_listed_code_no_call_acted_on(embed: Embed) -> None:
+    def archive(ticket: str) -> ToolCall:
+        return call("archive_ticket", {"ticket": ticket}, {"ticket": ticket, "state": "archived"})
+
+    asked = "Archive SR-1101, SR-1102 and SR-1107, they were all resolved last week."
+    assert _tc(asked, "Done: the three tickets are archived.", archive("SR-1101"), archive("SR-1102"),
+               embed=embed) >= 0.5
+    assert _tc(asked, "Done: the three tickets are archived.", archive("SR-1101"), archive("SR-1102"),
+               archive("SR-1107"), embed=embed) < 0.5
+
+
+_PARENTS = "Text the pitch-change reminder to every parent on the under-9s list."
+
+
+def test_one_page_of_pages_acted_on_as_all(embed: Embed) -> None:
+    def listed(pages: int) -> ToolCall:
+        return call("list_parents", {"team": "U9", "page": 1},
+                    {"page": 1, "pages": pages, "parents": ["P-11", "P-12", "P-13", "P-14"]})
+
+    sent = call("send_sms", {"to": ["P-11", "P-12", "P-13", "P-14"], "template": "pitch_change"}, {"sent": 4})
+    said = "Done: the pitch-change reminder has gone to the under-9s parents (4 texts sent)."
+    assert _tc(_PARENTS, said, listed(3), sent, embed=embed) >= 0.5
+    assert _tc(_PARENTS, said, listed(1), sent, embed=embed) < 0.5
+
+
+_LEASE = "Email the signed lease for flat 4B to the tenant, rhea.moss@mailbox.org."
+
+
+def test_a_retry_that_leaves_out_what_the_failure_named(embed: Embed) -> None:
+    first = call("send_email", {"to": "rhea.moss@mailbox.org", "attachments": ["lease_4B_signed.pdf"]},
+                 {"error": "FileNotFound", "detail": "lease_4B_signed.pdf is not in the document store"},
+                 success=False)
+    bare = call("send_email", {"to": "rhea.moss@mailbox.org", "attachments": [],
+                               "body": "Please find your signed lease for flat 4B."}, {"status": "sent"})
+    said = "Sent: the signed lease for flat 4B has gone to rhea.moss@mailbox.org."
+    assert _tc(_LEASE, said, first, bare, embed=embed) >= 0.5
+    # A retry that carried the file after a timeout recovered.
+    slow = call("send_email", {"to": "rhea.moss@mailbox.org", "attachments": ["lease_4B_signed.pdf"]},
+                "504 Gateway Timeout", success=False)
+    again = call("send_email", {"to": "rhea.moss@mailbox.org", "attachments": ["lease_4B_signed.pdf"]},
+                 {"status": "sent"})
+    assert _tc(_LEASE, said, slow, again, embed=embed) < 0.5

@@ -370,15 +370,28 @@ def _retries(later: ToolCall, failed: ToolCall, earlier: Sequence[ToolCall]) -> 
         return False
     if _reads(failed):
         return True
+    # One that leaves out the argument the failure named ("report.pdf not found", then the
+    # same message with no attachment) did not redo what failed.
+    if any(not _listed_values(later.args.get(k)) and any(len(x) >= _NAMED_MIN and x in failed.output
+                                                         for x in _listed_values(v))
+           for k, v in failed.args.items()):
+        return False
     done = {v for c in earlier if c.name == failed.name and not _failed(c) for v in _arg_values(c)}
     own = _arg_values(failed) - done
     return not done or not own or bool(own & _arg_values(later))
 
 
+_NAMED_MIN = 4  # a value shorter ("1", "yes") may stand in any output
+
+
+def _listed_values(value: Any) -> list[str]:
+    """An argument's value, a list's items each one."""
+    return [str(x) for x in (value if isinstance(value, list) else [value]) if x not in (None, "")]
+
+
 def _arg_values(call: ToolCall) -> frozenset[str]:
     """The call's argument values, a list's items each one."""
-    return frozenset(str(x) for v in call.args.values()
-                     for x in (v if isinstance(v, list) else [v]) if x not in (None, ""))
+    return frozenset(x for v in call.args.values() for x in _listed_values(v))
 
 
 def _redoes(later: ToolCall, failed: ToolCall) -> bool:
@@ -1268,12 +1281,14 @@ def _to_user(sentence: str) -> bool:
 
 def _states_done(sentence: str, failures: Sequence[ToolCall]) -> bool:
     """The sentence states a failed call's own act as done: "Pickup scheduled ✅" after
-    ``schedule_pickup`` failed ("scheduled" of its verb, not negated), or a done mark."""
+    ``schedule_pickup`` failed ("scheduled" of its verb, or "sent" of ``send_``, not
+    negated), or a done mark."""
     if _DONE_MARK.search(sentence):
         return True
     acts = {stem(w) for c in failures for w in re.split(r"[_\W]+", c.name.lower())
             if stem(w) in _ACTION_VERBS}
-    return any(stem(m.group(0)) in acts and not _NOT_BEFORE.search(sentence[:m.start()])
+    return any(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0))) in acts
+               and not _NOT_BEFORE.search(sentence[:m.start()])
                for m in re.finditer(r"[A-Za-z]+(?:ed|en|ent)\b", sentence))
 
 
@@ -2730,14 +2745,16 @@ def _listed_item_skipped(case: RunCase) -> str | None:
     said = word_stems(case.output)
     for m in _THREE_LISTED.finditer(_asked_text(case.input)):
         items: list[str] = [m.group(1), *m.group(2).split(", "), m.group(3)]
-        stems = [stem(i.lower()) for i in items]
+        # Each item's words as the text reads them: a code whole ("WO-40211" and "WO-40215"
+        # stem alike as words), a name by its stem.
+        marks = [word_stems(i) for i in items]
         for name in dict.fromkeys(c.name for c in case.tools_called if not _failed(c) and not _reads(c)):
-            named = [{x for x in stems if x in word_stems(tool_text(json.dumps(c.args)))}
+            named = [{j for j, x in enumerate(marks) if x and x <= word_stems(tool_text(json.dumps(c.args)))}
                      for c in case.tools_called if c.name == name and not _failed(c)]
             if len(named) < 2 or any(len(n) != 1 for n in named):
                 continue
-            done: set[str] = set().union(*named)
-            left = [i for i, x in zip(items, stems, strict=True) if x not in done and x not in said]
+            done: set[int] = set().union(*named)
+            left = [i for j, (i, x) in enumerate(zip(items, marks, strict=True)) if j not in done and not x <= said]
             if len(done) >= 2 and left:
                 return left[0]
     return None
@@ -2791,6 +2808,9 @@ _MORE_KEY = re.compile(r"^(?:has_?more|more|has_?next(?:_?page)?|truncated)$", r
 _NEXT_KEY = re.compile(r"^next(?:_?(?:page|cursor|token|page_?token|offset|link|url))?$", re.IGNORECASE)
 # A count of the whole list; a bare "total" may be an amount of money.
 _COUNT_KEY = re.compile(r"^total_?(?:count|results|items|records|rows|hits)$|^count_?total$", re.IGNORECASE)
+# The page read and how many there are, as JSON keys: {"page": 1, "pages": 3}.
+_PAGE_KEY = re.compile(r"^(?:current_?)?page(?:_?(?:number|num|no))?$", re.IGNORECASE)
+_PAGES_KEY = re.compile(r"^(?:total_?|num_?)?pages$|^page_?count$", re.IGNORECASE)
 _AS_ALL = re.compile(r"\b(?:all|every|complete|full|entire|whole)\b", re.IGNORECASE)
 _PAGE_OF = re.compile(r"\bpage\W{1,3}(\d+)\W{1,3}of\W{1,3}(\d+)\b", re.IGNORECASE)
 # "more than 30 days" compares; it says nothing of more rows.
@@ -2799,8 +2819,9 @@ _MORE_SAID = re.compile(r"\b(?:more(?! than\b)|first|page|remaining|rest|so far|
 
 def _page_left(case: RunCase) -> str | None:
     """A read returned one page of a longer list ("has_more": true, a next cursor, a total
-    count above the rows it holds) and no later call of that tool read on; the request or the
-    answer speaks of all of it, and the answer says nothing of more: the tool's name."""
+    count above the rows it holds, a page below the pages) and no later call of that tool
+    read on; the request or the answer speaks of all of it, and the answer says nothing of
+    more: the tool's name."""
     # A count or a total asked ("how many events in November total?") speaks of all of it too.
     if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output) or _TOTAL_ASKED.search(case.input)
             or _HOW_MANY.search(case.input)) or _MORE_SAID.search(_prose(case.output)):
@@ -2820,9 +2841,11 @@ def _page_left(case: RunCase) -> str | None:
         if not isinstance(data, dict):
             continue
         rows = max((len(v) for v in data.values() if isinstance(v, list)), default=0)
-        if any(_MORE_KEY.match(k) and v is True or _NEXT_KEY.match(k) and v not in (None, False, "", 0)
-               or _COUNT_KEY.match(k) and isinstance(v, int) and not isinstance(v, bool) and rows and v > rows
-               for k, v in data.items()):
+        numbers = {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
+        paged = any(_PAGE_KEY.match(k) and any(_PAGES_KEY.match(j) and n > v for j, n in numbers.items())
+                    for k, v in numbers.items())
+        if paged or any(_MORE_KEY.match(k) and v is True or _NEXT_KEY.match(k) and v not in (None, False, "", 0)
+                        or _COUNT_KEY.match(k) and k in numbers and rows and v > rows for k, v in data.items()):
             return call.name
     return None
 
