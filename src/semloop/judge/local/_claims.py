@@ -2442,10 +2442,15 @@ _LIST = re.compile(r"^(?P<head>.*?\b(?:me|us|the|on|about|for|of)\s+)(?P<items>[
                    r",?\s+and\s+[^,]{1,40})$", re.IGNORECASE)
 
 
+# Two numbers to three decimals or more joined by a comma ("51.5072, -0.1276"): one
+# point's coordinates, not two items.
+_COORDINATES = re.compile(r"(?<![\d.])([-+\u2212]?\d{1,3}\.\d{3,}),\s+(?=[-+\u2212]?\d{1,3}\.\d{3,}(?![\d.]))")
+
+
 def _split_list(piece: str) -> list[str]:
     """ "give me the timeline, the root cause, and the action items" is three parts; each
     item is kept on its own ("the root cause"), since the shared head says nothing."""
-    m = _LIST.match(piece)
+    m = _LIST.match(_COORDINATES.sub(r"\1,", piece))
     if not m:
         return [piece]
     items = [i for i in re.split(r",?\s+and\s+|,\s+", m.group("items")) if i.strip()]

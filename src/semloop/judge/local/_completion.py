@@ -174,8 +174,10 @@ def _led_in(sentence: str, sentences: Sequence[str]) -> bool:
     return bool(_LEADS_IN.search(sentence)) and any(quantities(t) for t in sentences[at + 1 :])
 
 
-# After a failure, the retry handed back to the user: the work is left, not done.
-_HANDED_BACK = re.compile(r"\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
+# After a failure, the retry handed back to the user: the work is left, not done. One the run
+# offers ("I could resubmit it tonight if you like") hands nothing back.
+_HANDED_BACK = re.compile(r"(?<!\bi can )(?<!\bwe can )(?<!\bi could )(?<!\bwe could )"
+                          r"(?<!\bshall i )(?<!\bshould i )\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
                           r"in (?:a few|a|an|\d+) (?:minutes?|hours?|days?|while))\b|"
                           r"\bcheck back (?:later|tomorrow)\b", re.IGNORECASE)
 # The answer lays out how it would do the work, and stops before acting.
@@ -368,15 +370,28 @@ def _retries(later: ToolCall, failed: ToolCall, earlier: Sequence[ToolCall]) -> 
         return False
     if _reads(failed):
         return True
+    # One that leaves out the argument the failure named ("report.pdf not found", then the
+    # same message with no attachment) did not redo what failed.
+    if any(not _listed_values(later.args.get(k)) and any(len(x) >= _NAMED_MIN and x in failed.output
+                                                         for x in _listed_values(v))
+           for k, v in failed.args.items()):
+        return False
     done = {v for c in earlier if c.name == failed.name and not _failed(c) for v in _arg_values(c)}
     own = _arg_values(failed) - done
     return not done or not own or bool(own & _arg_values(later))
 
 
+_NAMED_MIN = 4  # a value shorter ("1", "yes") may stand in any output
+
+
+def _listed_values(value: Any) -> list[str]:
+    """An argument's value, a list's items each one."""
+    return [str(x) for x in (value if isinstance(value, list) else [value]) if x not in (None, "")]
+
+
 def _arg_values(call: ToolCall) -> frozenset[str]:
     """The call's argument values, a list's items each one."""
-    return frozenset(str(x) for v in call.args.values()
-                     for x in (v if isinstance(v, list) else [v]) if x not in (None, ""))
+    return frozenset(x for v in call.args.values() for x in _listed_values(v))
 
 
 def _redoes(later: ToolCall, failed: ToolCall) -> bool:
@@ -974,7 +989,8 @@ def _opens_on_particle(clause: str) -> bool:
 # Words that open a clause on something other than a verb: question words, auxiliaries,
 # pronouns, joins and greetings ("Sorry the app…", "Because my card…"); "keep it short"
 # says how, and "help me", "tell me" ask for help or words, not an act of their own; "last 5
-# home games", "top 10 SKUs" count what is asked of, as an object follows a verb.
+# home games", "top 10 SKUs" count what is asked of, as an object follows a verb; so does a
+# number word ("Two quotes for emptying it: …").
 _NOT_VERBS = frozenset("""what which who whose when where why how is are was were be am do does did have has had
     can could would will shall should may might must i you he she it we they this that these those there here
     and or but so if for with from to in on at by of as about after before since until because while per via
@@ -992,7 +1008,8 @@ def _verb_by_shape(clause: str) -> str | None:
     lead = _ACT_LEAD.match(clause)
     m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
     word = m.group(1).lower() if m else ""
-    return stem(word) if len(word) >= 3 and word not in _NOT_VERBS and stem(word) not in _READ_VERBS \
+    return stem(word) if len(word) >= 3 and word not in _NOT_VERBS and word not in _WORD_NUMBERS \
+        and stem(word) not in _READ_VERBS \
         and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", word) else None
 
 
@@ -1264,12 +1281,14 @@ def _to_user(sentence: str) -> bool:
 
 def _states_done(sentence: str, failures: Sequence[ToolCall]) -> bool:
     """The sentence states a failed call's own act as done: "Pickup scheduled ✅" after
-    ``schedule_pickup`` failed ("scheduled" of its verb, not negated), or a done mark."""
+    ``schedule_pickup`` failed ("scheduled" of its verb, or "sent" of ``send_``, not
+    negated), or a done mark."""
     if _DONE_MARK.search(sentence):
         return True
     acts = {stem(w) for c in failures for w in re.split(r"[_\W]+", c.name.lower())
             if stem(w) in _ACTION_VERBS}
-    return any(stem(m.group(0)) in acts and not _NOT_BEFORE.search(sentence[:m.start()])
+    return any(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0))) in acts
+               and not _NOT_BEFORE.search(sentence[:m.start()])
                for m in re.finditer(r"[A-Za-z]+(?:ed|en|ent)\b", sentence))
 
 
@@ -1668,7 +1687,7 @@ def _promised_after_looking(case: RunCase) -> str | None:
     promising sentence."""
     calls = case.tools_called
     if not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
-            or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
+            or _asks_back(case) or _ASKS_USER.search(case.output) or _ADMITS_FAILURE.search(case.output):
         return None
     asked = _asked_text(case.input)
     acts = _acts_of({stem(w) for w in _act_words(asked)[:12]} & _ACTION_VERBS
@@ -1750,15 +1769,24 @@ _NOUN_LEADS = frozenset("a an the this that my your our his her their its for of
 _PARTICIPLE_MIN = 4  # "need", "feed" end in "ed" too
 
 
+# A determiner, a word and the word after it, nothing between: "the garden waste order".
+_COMPOUND_HEAD = re.compile(r"\b(?:a|an|the|my|your|our|his|her|their|its)\s+"
+                            r"(?!(?:i|we|you|they|he|she|it)\b)[a-z]+\s+(?=([a-z]+))")
+
+
 def _verbs_named(text: str) -> set[str]:
     """The acts among the opening words of a request. "app" stems as "apply": a messaging
     app asks no act; nor does a word after an article, a possessive or a preposition
-    ("word count for file ZX-118", "the report"): a noun; nor a past participle ("every
+    ("word count for file ZX-118", "the report"), nor one after such a word and another
+    ("my tax return", "the garden waste order"): a noun; nor a past participle ("every
     ticket assigned to me", "letters were issued"): a state (an act asked done by another,
     "get it waived", is the imperative's, ``_imperative``)."""
-    words = re.findall(r"[a-z]+", text.lower())[:12]
+    lower = text.lower()
+    heads = {m.start(1) for m in _COMPOUND_HEAD.finditer(lower)}
+    found = list(re.finditer(r"[a-z]+", lower))[:12]
+    words = [m.group(0) for m in found]
     return {stem(w) for i, w in enumerate(words)
-            if w not in ("app", "apps") and not (i and words[i - 1] in _NOUN_LEADS)
+            if w not in ("app", "apps") and not (i and words[i - 1] in _NOUN_LEADS) and found[i].start() not in heads
             and not (len(w) > _PARTICIPLE_MIN and w.endswith("ed"))} & _ACTION_VERBS
 
 
@@ -2717,14 +2745,16 @@ def _listed_item_skipped(case: RunCase) -> str | None:
     said = word_stems(case.output)
     for m in _THREE_LISTED.finditer(_asked_text(case.input)):
         items: list[str] = [m.group(1), *m.group(2).split(", "), m.group(3)]
-        stems = [stem(i.lower()) for i in items]
+        # Each item's words as the text reads them: a code whole ("WO-40211" and "WO-40215"
+        # stem alike as words), a name by its stem.
+        marks = [word_stems(i) for i in items]
         for name in dict.fromkeys(c.name for c in case.tools_called if not _failed(c) and not _reads(c)):
-            named = [{x for x in stems if x in word_stems(tool_text(json.dumps(c.args)))}
+            named = [{j for j, x in enumerate(marks) if x and x <= word_stems(tool_text(json.dumps(c.args)))}
                      for c in case.tools_called if c.name == name and not _failed(c)]
             if len(named) < 2 or any(len(n) != 1 for n in named):
                 continue
-            done: set[str] = set().union(*named)
-            left = [i for i, x in zip(items, stems, strict=True) if x not in done and x not in said]
+            done: set[int] = set().union(*named)
+            left = [i for j, (i, x) in enumerate(zip(items, marks, strict=True)) if j not in done and not x <= said]
             if len(done) >= 2 and left:
                 return left[0]
     return None
@@ -2778,6 +2808,9 @@ _MORE_KEY = re.compile(r"^(?:has_?more|more|has_?next(?:_?page)?|truncated)$", r
 _NEXT_KEY = re.compile(r"^next(?:_?(?:page|cursor|token|page_?token|offset|link|url))?$", re.IGNORECASE)
 # A count of the whole list; a bare "total" may be an amount of money.
 _COUNT_KEY = re.compile(r"^total_?(?:count|results|items|records|rows|hits)$|^count_?total$", re.IGNORECASE)
+# The page read and how many there are, as JSON keys: {"page": 1, "pages": 3}.
+_PAGE_KEY = re.compile(r"^(?:current_?)?page(?:_?(?:number|num|no))?$", re.IGNORECASE)
+_PAGES_KEY = re.compile(r"^(?:total_?|num_?)?pages$|^page_?count$", re.IGNORECASE)
 _AS_ALL = re.compile(r"\b(?:all|every|complete|full|entire|whole)\b", re.IGNORECASE)
 _PAGE_OF = re.compile(r"\bpage\W{1,3}(\d+)\W{1,3}of\W{1,3}(\d+)\b", re.IGNORECASE)
 # "more than 30 days" compares; it says nothing of more rows.
@@ -2786,8 +2819,9 @@ _MORE_SAID = re.compile(r"\b(?:more(?! than\b)|first|page|remaining|rest|so far|
 
 def _page_left(case: RunCase) -> str | None:
     """A read returned one page of a longer list ("has_more": true, a next cursor, a total
-    count above the rows it holds) and no later call of that tool read on; the request or the
-    answer speaks of all of it, and the answer says nothing of more: the tool's name."""
+    count above the rows it holds, a page below the pages) and no later call of that tool
+    read on; the request or the answer speaks of all of it, and the answer says nothing of
+    more: the tool's name."""
     # A count or a total asked ("how many events in November total?") speaks of all of it too.
     if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output) or _TOTAL_ASKED.search(case.input)
             or _HOW_MANY.search(case.input)) or _MORE_SAID.search(_prose(case.output)):
@@ -2807,9 +2841,11 @@ def _page_left(case: RunCase) -> str | None:
         if not isinstance(data, dict):
             continue
         rows = max((len(v) for v in data.values() if isinstance(v, list)), default=0)
-        if any(_MORE_KEY.match(k) and v is True or _NEXT_KEY.match(k) and v not in (None, False, "", 0)
-               or _COUNT_KEY.match(k) and isinstance(v, int) and not isinstance(v, bool) and rows and v > rows
-               for k, v in data.items()):
+        numbers = {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
+        paged = any(_PAGE_KEY.match(k) and any(_PAGES_KEY.match(j) and n > v for j, n in numbers.items())
+                    for k, v in numbers.items())
+        if paged or any(_MORE_KEY.match(k) and v is True or _NEXT_KEY.match(k) and v not in (None, False, "", 0)
+                        or _COUNT_KEY.match(k) and k in numbers and rows and v > rows for k, v in data.items()):
             return call.name
     return None
 
@@ -3134,6 +3170,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # of this run's part, not work it left.
     rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
+                                                              and not _state_read(s, case)
                                                               or _BEGUN.search(s) and not _OTHERS_TURN.search(s)
                                                               or rest_offered and _REST_OFFERED.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
@@ -3252,6 +3289,16 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         for name in _NOT_FOUND_CLEARS:
             ev.flag(name, 0.0)
     return ev
+
+
+def _state_read(sentence: str, case: RunCase) -> bool:
+    """What the sentence names as left is a value a look returned whole ("the next stage is
+    the site visit" after a status call's "next_stage": "site visit"): the record's own
+    state told back, not work the run left."""
+    told = word_stems(sentence[_REMAINING.search(sentence).end():])
+    return any(len(own := {w for w in word_stems(v) if w.isalpha()}) >= 2 and own <= told
+               for call in case.tools_called if not (_failed(call) or _acts(call))
+               for v in _json_values(call) if isinstance(v, str))
 
 
 def _read_unused(case: RunCase) -> str | None:

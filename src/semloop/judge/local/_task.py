@@ -157,10 +157,12 @@ _ASKING = re.compile(
     re.IGNORECASE,
 )
 # A reply that asks the user for what the work needs ("I can look you up with your name and
-# date of birth. Please go ahead and share those with me."): what it says it can do, and the
-# work still to do, wait on the user's answer; it is a question, not work put off.
+# date of birth. Please go ahead and share those with me.", "… and the policy number. Send
+# those over and I'll file it."): what it says it can do, and the work still to do, wait on
+# the user's answer; it is a question, not work put off.
 _ASKS_USER = re.compile(_ASKING.pattern + r"|\bplease (?:go ahead and |just )?(?:provide|share|send|"
                         r"give|tell)\b|\b(?:just |please )?share (?:those|these|them|it|that) with me\b|"
+                        r"(?:^|(?<=[.!?:;\u2014\u2013]\s))(?:just )?send (?:those|these|them) (?:over|across|through)\b|"
                         r"\b(?:could|can|would) you (?:please )?(?:tell|give|send) me\b", re.IGNORECASE)
 
 
