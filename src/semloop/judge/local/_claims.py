@@ -1057,6 +1057,9 @@ _UNITS = {
     "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
     "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
     "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
+    "ft3": "ft3", "ft³": "ft3", "cu ft": "ft3", "cuft": "ft3", "cubic feet": "ft3", "cubic foot": "ft3",
+    # A wind's or a current's speed as a forecast model gives it ("12.0 m/s", ~43 km/h).
+    "m/s": "mps", "mps": "mps",
     "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
     "kw": "kw", "w": "w", "watts": "w", "watt": "w", "hp": "hp", "bhp": "hp", "kwh": "kwh", "mwh": "mwh",
@@ -1091,6 +1094,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("tib", "gib"): 1024.0, ("gj", "mj"): 1000.0, ("mj", "kwh"): 1 / 3.6, ("gj", "kwh"): 1000 / 3.6,
     ("therm", "kwh"): 29.3071, ("kwh", "wh"): 1000.0, ("quintal", "kg"): 100.0, ("t", "quintal"): 10.0,
     ("ppm", "ppb"): 1000.0, ("gpt", "ppb"): 1000.0, ("gpt", "ppm"): 1.0,
+    ("m3", "ft3"): 35.3147, ("mps", "kmh"): 3.6,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -1698,6 +1702,7 @@ _CAMEL_KEY = re.compile(r"(?<=[a-z])([A-Z])(?=[a-z]+[a-zA-Z]*\s?:\s?-?\d)")
 
 
 # What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
+_SPEEDS = frozenset({"wind", "gust", "speed", "velocity", "current"})
 _MEASURED = frozenset({"time", "duration", "length", "weight", "mass", "distance", "height",
                        "width", "depth", "volume", "temp", "temperature", "elapsed", "runtime"})
 
@@ -1718,7 +1723,8 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
         unit = unit or _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
                                                 and words[-2] in _MEASURED else "")
         if unit and "per" not in words and len(named) <= 1:
-            out.append((float(m.group("num")), unit))
+            # "wind ms", "gust ms": a speed's key, in metres a second, no milliseconds.
+            out.append((float(m.group("num")), "mps" if unit == "ms" and _SPEEDS & set(words) else unit))
     return out
 
 

@@ -43,6 +43,7 @@ from ._records import (
     _named_records,
     _named_state,
     _Record,
+    _said,
     _state_lists,
     _text_records,
 )
@@ -452,6 +453,20 @@ def _counted_price(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> boo
     return number_supported(q, sorted(n * p for n in counts for p in prices))
 
 
+_PER_UNIT = re.compile(r"\bper\s+(\w+)$")
+
+
+def _unit_priced(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"20 kg … R1 790.00" of "price zar per kg: 89.5": an amount that is a measure the claim
+    states from the evidence, at the evidence's price per that measure's unit."""
+    if q.unit and _dimension(q.unit) != "money":
+        return False
+    prices = [(said[0].unit, x[0].value) for r in ev.records for k, v in r.pairs
+              if (m := _PER_UNIT.search(k)) and (said := quantities(f"1 {m.group(1)}")) and said[0].unit
+              and len(x := quantities(v)) == 1]
+    return number_supported(q, sorted(c.value * p for c in given for unit, p in prices if c.unit == unit))
+
+
 def _priced(q: Quantity, claim: str, ev: _Evidence) -> bool:
     """"€250 in USDC" from a record of 270 USDC held and a USDC price of 0.925: an amount
     the clause gives for a thing it names, the product of a number of that thing's record
@@ -486,6 +501,8 @@ def _record_worked(claim: str, ev: _Evidence) -> set[str]:
     that is the key's value, miscopied, unless the claim says it worked it out."""
     out: set[str] = set()
     for part in _RECORD_CLAUSE.split(claim):
+        changes = _reading_changes(part, ev)
+        out |= {q.text for q in quantities(part) if number_supported(q, changes)}
         named = _named_records(part, ev)
         if len(named) != 1:
             continue
@@ -495,6 +512,24 @@ def _record_worked(claim: str, ev: _Evidence) -> set[str]:
             worked = derived_values(mine)
             out |= {q.text for q in quantities(part) if number_supported(q, worked)}
     return out
+
+
+def _reading_changes(part: str, ev: _Evidence) -> list[float]:
+    """"R-102 lost 11.5 PG" of "entry barrel: R-102; entry pg: 60.8" and "current barrel:
+    R-102; current pg: 49.3": one thing read twice, in two lists whose keys the first word
+    parts (entry, current), named in the clause by the value that identifies it there. The
+    change of each of its measures between the two readings is worked out, not copied."""
+    lower = part.lower()
+    readings: dict[tuple[str, str], dict[str, dict[str, float]]] = {}
+    for r in ev.records:
+        split = [(*k.split(" ", 1), v) for k, v in r.pairs if " " in k]
+        ids = [(rest, v.lower()) for _, rest, v in split if re.search(r"[^\W\d_]", v) and _said(v.lower(), lower)]
+        if len(split) != len(r.pairs) or len({first for first, _, _ in split}) != 1 or len(ids) != 1:
+            continue
+        measures = {rest: q[0].value for _, rest, v in split if len(q := quantities(v)) == 1 and q[0].text == v.strip()}
+        readings.setdefault(ids[0], {})[split[0][0]] = measures
+    return sorted(abs(a[m] - b[m]) for read in readings.values() for a, b in itertools.combinations(read.values(), 2)
+                  for m in a.keys() & b.keys())
 
 
 def _run_total(q: Quantity, stated: Sequence[Quantity], given: Sequence[Quantity]) -> bool:
@@ -551,6 +586,14 @@ def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
 
 # "110 kW, which is about 82 hp", "2.3 MW (2,300 kW)": the same amount restated in a unit
 # directly linked to the first.
+def _unit_defined(stated: Sequence[Quantity]) -> set[str]:
+    """"(1 cu ft ≈ 0.0283 m³)": one of a unit and its value in another unit, both stated:
+    the factor of a conversion, no fact of the run."""
+    return {t for one in stated if one.value == 1 and one.unit for other in stated
+            if other.unit not in ("", one.unit) and number_supported(other, sorted(converted(one)))
+            for t in (one.text, other.text)}
+
+
 _RESTATING = re.compile(r"^\s*(?:\(|,?\s*(?:which is|which comes to|that is|that's|i\.e\.|or|=|≈)\s*"
                         r"(?:about|around|roughly|approximately|approx\.?|~|≈)?\s*)$", re.IGNORECASE)
 
@@ -702,7 +745,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
     # states from the evidence is its own working, whatever its wording.
-    worked_here = _record_worked(claim, ev)
+    worked_here = _record_worked(claim, ev) | _unit_defined(stated)
     given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
 
     # "The three jobs need 12 sheets in total" where the request says each needs 4: worked
@@ -745,7 +788,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
-                     or _counted_price(q, given, ev) or applied
+                     or _counted_price(q, given, ev) or _unit_priced(q, given, ev) or applied
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
                      or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
@@ -771,7 +814,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
-    missing += [t for t in _misconverted(claim, given) if t not in missing]
+    missing += [t for t in _misconverted(claim, given) if t not in missing and t not in worked_here]
     # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
     # 14 February": a date counted on from the context's by a term the claim states.
     terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
@@ -817,12 +860,13 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if text in told_offsets:
             continue
         # The same minutes a whole number of hours away is the time in another zone.
-        # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
+        # "arrive for 6:45" without am or pm may mean the context's 6:45pm, and "finish around
+        # 1:30" the 13:30 worked out: twelve hours on.
         if minutes not in ev.minutes and not (
             zoned and (any((minutes - m) % 60 == 0 for m in ev.minutes) or any(
                 (minutes - m - shift) % _DAY_MINUTES == 0 for m in ev.minutes for shift in shifts))
             and not _home_zone(claim, text, ev)
-        ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
+        ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes | ends
                    and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
     # "Roughly €14,300: about €11,900 in BTC, €2,150 in ETH and €250 in USDC": a total the
@@ -834,18 +878,20 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
 _DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)")
 
 
-# Thousands parted by a space with no money mark the claim's reader knows ("15 000 ლარი").
-_SPACE_GROUPED = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]*\d)")
+# Thousands parted by a space with no money mark the claim's reader knows ("15 000 ლარი"),
+# cents after them ("R1 790.00").
+_SPACE_GROUPED = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?P<cents>\.\d{1,2})?(?![\d.,]*\d)")
 
 
 def _spaced_whole(text: str, known: Container[float], every: bool = False) -> str:
     """The text with each number parted by spaces ("2 800") written whole where that whole
     number is one of ``known`` (or ``every`` such number is read whole) and not each of its
-    parts is."""
+    parts is. With its cents ("1 790.00"), a number is one amount: two are never written so."""
     def spaced(m: re.Match[str]) -> str:
         groups = re.split(r"[ \u00a0\u202f]", m.group(0))
         n = "".join(groups)
-        return n if (every or float(n) in known) and not all(float(g) in known for g in groups) else m.group(0)
+        return n if m.group("cents") or (every or float(n) in known) and not all(
+            float(g) in known for g in groups) else m.group(0)
     return _SPACE_GROUPED.sub(spaced, text)
 
 

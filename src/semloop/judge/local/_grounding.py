@@ -308,6 +308,8 @@ def _code_free(text: str) -> str:
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
 
 _KEY_NUMBER = re.compile(r"(?<=[A-Za-z]_)(\d{1,4})(?=_[A-Za-z])")
+# "PX2_20240308_0701": a scene's, a file's or a batch's name that holds its date, year first.
+_NAMED_DATE = re.compile(r"(?<=[A-Za-z\d][_-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=[_-]|\.[a-z]|\b)")
 _GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
 
 
@@ -386,6 +388,7 @@ class _Evidence:
             self.minutes.update(timetable_times(text))
             self.minutes.update(hour_range_times(text))
             self.months.extend(year_months(text))
+            self.date_readings.extend((int(y), int(m), int(d)) for y, m, d in _NAMED_DATE.findall(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
                 # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
@@ -634,8 +637,11 @@ class _Evidence:
         # Twice: a result worked out from an answer's own worked-out number (10% of 4.6 kg
         # is 0.46 kg, so the target is 4.1 kg) is one more step.
         for _ in range(_OPERAND_STEPS):
+            # A column's total stated ("entered at 242.8 in all") is an operand too: 43.6 lost
+            # since is that total less the current one.
             new = [q for q, rates in stated if q not in extra
-                   and (number_supported(q, self.values) or number_supported(q, rates))]
+                   and (number_supported(q, self.values) or number_supported(q, rates)
+                        or number_supported(q, self.totals))]
             if not new:
                 break
             extra += new
