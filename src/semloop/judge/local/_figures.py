@@ -99,6 +99,7 @@ _ARITHMETIC = re.compile(
     r"would be|will be|after(?!\s+\d)|before|earlier|later|ago|less|deduct\w*|"
     r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b|"  # "add 7.70 GBP more": a difference
+    r"\bleav(?:es|ing)\s+(?:(?:you|us|it)\s+(?:with\s+)?)?(?:about\s+|roughly\s+|just\s+)?[$€£¥]?\d|"  # "that leaves 47.4 t"
     r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
     re.IGNORECASE,
 )
@@ -284,7 +285,10 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
     if q.value != int(q.value):
         return False  # 1.2 for 1.23 is rounding: only whole numbers are copied wrong
     mine = str(int(q.value))
-    return any(theirs.quantity is not None and theirs.labels & labels
+    # "the remaining 1,300,000 calls" past "included calls: 1,000,000": a rest the claim
+    # works out, where the context's slot is no rest, is no copy of that slot.
+    rest = labels & _REST_STEMS
+    return any(theirs.quantity is not None and theirs.labels & labels and (theirs.labels & rest or not rest)
                and theirs.quantity.value == int(theirs.quantity.value)
                and theirs.quantity.unit == q.unit
                and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
@@ -350,6 +354,9 @@ def _other_records_value(q: Quantity, labels: frozenset[str], claim: str, ev: _E
 # "45% repaid, so 55% is still outstanding": a share of what is left of the whole.
 _REST = re.compile(r"\b(?:remain(?:s|ing)?|left|outstanding|still|to go|unpaid|rest|balance)\b",
                    re.IGNORECASE)
+
+
+_REST_STEMS = word_stems("remain remains remaining left outstanding unpaid rest balance leaves leaving")
 
 
 def _wrong_rest(q: Quantity, stated: Sequence[Quantity], claim: str, ev: _Evidence) -> bool:
