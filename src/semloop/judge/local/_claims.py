@@ -1772,10 +1772,10 @@ def _dimension(unit: str) -> str:
     return min(linked)
 
 
-# Currencies whose sign is a "$" (the peso's and the real's too: "$24.000" of "tarifa clp:
-# 24000", "R$ 12.450,00" of "gross sales brl"): their amounts under a bare "$" are no slip.
-_DOLLAR_SIGNED = frozenset({"usd", "cad", "aud", "nzd", "hkd", "sgd", "mxn", "clp", "cop", "ars", "brl",
-                            "uyu", "twd"})
+# Currencies whose sign is a "$" (every dollar's, "FJ$ 25.00" of "fee fjd: 25", the peso's
+# and the real's too: "$24.000" of "tarifa clp: 24000", "R$ 12.450,00" of "gross sales
+# brl"): their amounts under a bare "$" are no slip.
+_DOLLAR_SIGNED = frozenset({code.lower() for code in _MARK_CODES["$"]} | {"brl"})
 
 
 def unit_slip(unit: str, units: Iterable[str]) -> bool:

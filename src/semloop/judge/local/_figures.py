@@ -698,6 +698,32 @@ def _next_step(q: Quantity, claim: str, ev: _Evidence) -> bool:
                for v in ev.valued)
 
 
+_UNREAD_SHARE = 8  # at most one word in this many of English's function words ("me" is Fijian too)
+_UNREAD_WORDS = 4
+
+
+def _unread(claim: str) -> bool:
+    """A claim of a few words, next to none English words of function: in a language whose
+    words for the hour, the weekday or the month the rules do not know."""
+    words = re.findall(r"[^\W\d_][\w']*", claim.lower())
+    return len(words) >= _UNREAD_WORDS and _UNREAD_SHARE * sum(w in _FUNCTION_WORDS for w in words) <= len(words)
+
+
+# "Lotulevu, 16 Okotova": a day's number with the words around it, a weekday before it.
+_DAY_WORDS = re.compile(r"(?:\b([^\W\d_]+),?\s+)?\b(\d{1,2})\.?\s+([^\W\d_]+)")
+
+
+def _date_words(claim: str, ev: _Evidence) -> set[str]:
+    """In a claim the rules do not read, the month's name after the day of a date the
+    evidence gives ("16 Okotova" of 2025-10-16) and the weekday's just before it: the date's
+    words in the claim's language, no names the context lacks."""
+    if not _unread(claim):
+        return set()
+    days = {d for y, m, d in ev.date_readings if y and m and d}
+    return {w.lower() for m in _DAY_WORDS.finditer(claim) if int(m.group(2)) in days
+            for w in m.group(1, 3) if w}
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -746,6 +772,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
     in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
+    # "namel long 8 kilok moning", "na 7 ena mataka" of 08:00, 7:00am: in a claim the rules
+    # do not read, its word for o'clock unknown, a bare hour of a time on the hour.
+    unread_hours = {h for m in ev.minutes if m % 60 == 0 for h in (m // 60, (m // 60 - 1) % 12 + 1)
+                    } if _unread(claim) else set()
     labels = {v.text: v.labels for v in labelled_values(claim) if v.quantity is not None}
     # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
     # evidence, is the same fact restated.
@@ -790,6 +820,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or _in_seconds(q, arithmetic, ev) or _seconds_apart(q, ev)
                      or (q.text in in_range and q.value in hours)
+                     or (not q.unit and q.value in unread_hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
@@ -1296,13 +1327,14 @@ _PRICE_ORDER = re.compile(r"\b(?:(?P<low>cheaper|less expensive|lower-priced)|"
 def _self_compared(claim: str) -> str:
     """A price comparison whose own figures say the opposite: "CoolFix (€186) is cheaper than
     Nordic (€171)". The last amount before the comparison and the first after "than", of one
-    currency, in one clause."""
+    currency, in one clause; after a working ("cheaper than 7 × £12 = £84"), its result."""
     for part in _ADDED.split(claim):
         m = _PRICE_ORDER.search(part)
         if m is None:
             continue
         before = [q for q in quantities(part[: m.start()]) if q.unit]
-        after = [q for q in quantities(re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]) if q.unit]
+        compared = re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]
+        after = [q for q in quantities(compared.rpartition("=")[2]) if q.unit]
         if before and after and before[-1].unit == after[0].unit and (
                 before[-1].value > after[0].value if m.group("low") else before[-1].value < after[0].value):
             return f'"{m.group(0)}" of {before[-1].text} against {after[0].text}'

@@ -114,6 +114,7 @@ from ._figures import (
     _OPERAND_STEPS,
     _PAIRED,
     _SHOWN,
+    _date_words,
     _inexact,
     _misadded,
     _miscounted,
@@ -786,6 +787,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
                   if w.lower() not in _PLEASANTRIES}
         terms -= _LINKS
+    terms -= _date_words(claim.text, ev)
     if clock_times(claim.text):
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
