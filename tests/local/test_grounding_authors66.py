@@ -122,3 +122,21 @@ def test_a_price_compared_with_its_working(embed: Embed) -> None:
     q = "How much to hire a bike for 6 hours?"
     assert found(embed, q, "You pay the day rate of £40 (cheaper than 6 × £9 = £54).", rates).get("bound", 0) == 0
     assert found(embed, q, "You pay the day rate of £40 (cheaper than 4 × £9 = £36).", rates).get("bound", 0) >= 1
+
+
+def test_a_count_times_a_price_added_on(embed: Embed) -> None:
+    terms = "Free delivery on orders of €75 or more."
+    basket = {"items": [{"item": "candle", "qty": 1, "price": 12.0}, {"item": "vase", "qty": 1, "price": 28.0}],
+              "subtotal": 40.0}
+    q = "If I add three more candles, is delivery free?"
+    said = "Yes. Your basket is €40.00 now; three more candles at €12 bring it to {}, over the €75 minimum."
+    assert found(embed, q, said.format("€76.00"), terms, tool=basket).get("numbers", 0) == 0
+    assert found(embed, q, said.format("€81.00"), terms, tool=basket).get("numbers", 0) >= 1
+
+
+def test_a_rate_applied_to_an_earlier_line(embed: Embed) -> None:
+    fees = "Tutoring: $40.00 per hour. Weekend sessions: +15% on tutoring hours only. Materials: $8 per workbook."
+    q = "Quote for 6 hours of weekend tutoring plus 2 workbooks?"
+    said = "Tutoring: 6 hours × $40 = $240.00.\nWeekend surcharge (15% on tutoring only): {}"
+    assert found(embed, q, said.format("$36.00"), fees).get("numbers", 0) == 0
+    assert found(embed, q, said.format("$38.00"), fees).get("numbers", 0) >= 1

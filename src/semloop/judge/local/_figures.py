@@ -440,12 +440,13 @@ def _at_rate(q: Quantity, given: Sequence[Quantity], claim: str, ev: _Evidence) 
 
 def _rate_applied(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
     """"On US$20,000 the premium is US$70" at the 0.35% a year the rules give: a percentage
-    of the evidence applied to an amount the claim states from the evidence. Only that way
-    round: a percentage the claim states may be the wrong row's ("employer 2%" where 2% is
-    the employee's), which its product with the right amount would hide."""
+    of the evidence applied to an amount the claim, or the answer before it ("Research:
+    $325.00 … Rush surcharge (25%): $81.25"), states from the evidence. Only that way round:
+    a percentage the claim states may be the wrong row's ("employer 2%" where 2% is the
+    employee's), which its product with the right amount would hide."""
     if q.unit == "%":
         return False
-    return number_supported(q, sorted(c.value * r for c in given if c is not q and c.unit != "%"
+    return number_supported(q, sorted(c.value * r for c in [*given, *ev.operands] if c is not q and c.unit != "%"
                                       and (c.unit == q.unit or not c.unit or not q.unit) for r in ev.shares))
 
 
@@ -795,7 +796,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         return (q.text in worked_here or _equated(q, claim) or _run_total(q, stated, given) or _counts_its_list(q, claim)
                 or _counts_named_after(q, claim) or _bound_between(q, claim, ev)
                 or number_supported(q, requested))
-    own = derived_values(given) if len(given) > 1 else []
+    # "$96.00 now; two more at $29 brings it to $154.00": a count the claim states times an
+    # amount it gives is one more amount of its working.
+    counted = [replace(a, value=c.value * a.value) for c in stated if _multiplier(c)
+               for a in given if a.unit and a is not c]
+    own = derived_values(given + counted) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
     shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")

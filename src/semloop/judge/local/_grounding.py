@@ -342,6 +342,7 @@ class _Evidence:
     totals: list[float] = field(default_factory=list)  # see _column_totals
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
+    operands: list[Quantity] = field(default_factory=list)  # the answer's supported figures: see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
     # The sentences only the run's own tool arguments hold (a hand-off's summary): its words.
@@ -652,6 +653,7 @@ class _Evidence:
             # The answer's own supported numbers first, as operands of its next step.
             self.values = sorted(derived_values([*extra, *self.found]) + list(total.values())
                                  + [q.value for q in self.date_parts])
+        self.operands = extra
         self.shown = sorted(_shown(said, self.values))
 
 
