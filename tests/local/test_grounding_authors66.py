@@ -140,3 +140,12 @@ def test_a_rate_applied_to_an_earlier_line(embed: Embed) -> None:
     said = "Tutoring: 6 hours × $40 = $240.00.\nWeekend surcharge (15% on tutoring only): {}"
     assert found(embed, q, said.format("$36.00"), fees).get("numbers", 0) == 0
     assert found(embed, q, said.format("$38.00"), fees).get("numbers", 0) >= 1
+
+
+def test_a_total_of_the_lines_before_it(embed: Embed) -> None:
+    fees = "Dog grooming: $30.00 per hour. Nail trim: $9 per dog. Bath: $15 per dog. Half the fee is paid when booking."
+    q = "What's the price for 2 hours of grooming, 2 nail trims and a bath, and what do I pay now?"
+    said = ("Grooming: 2 hours × $30 = $60.00\nNail trims: 2 × $9 = $18.00\nBath: $15.00\nTotal: $93.00.\n"
+            "Half of it, $46.50, is paid when you book and the remaining {} at pick-up.")
+    assert found(embed, q, said.format("$46.50"), fees).get("numbers", 0) == 0
+    assert found(embed, q, said.format("$48.50"), fees).get("numbers", 0) >= 1

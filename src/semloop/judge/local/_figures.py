@@ -154,6 +154,26 @@ def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
     return out
 
 
+def _lines_added(claims: Sequence[str], known: Sequence[Quantity]) -> list[float]:
+    """"Research: 5 × $65 = $325.00", "Rush surcharge: $81.25", "Certificates: $36.00",
+    "Total: $442.25": the sums of the results (each line's last figure, one of ``known``, in
+    one unit) of the lines just before a line that totals (a word of it: every line's colon
+    is no total)."""
+    results = [q[-1] if (q := quantities(c)) and q[-1] in known else None for c in claims]
+    out: list[float] = []
+    for i, claim in enumerate(claims):
+        if all(m.group(0).startswith(":") for m in _TOTAL_WORDS.finditer(claim)):
+            continue
+        run: list[Quantity] = []
+        for r in reversed(results[:i]):
+            if r is None or run and r.unit != run[0].unit:
+                break
+            run.append(r)
+            if len(run) > 1:
+                out.append(sum(x.value for x in run))
+    return out
+
+
 def _worked_earlier(steps: Iterable[str], direct: Sequence[float]) -> list[float]:
     """The figures the agent worked out in its earlier words to the user ("$161 + $192 =
     $353 ... refunded the difference of $207"): a number an earlier turn states that that

@@ -116,6 +116,7 @@ from ._figures import (
     _SHOWN,
     _date_words,
     _inexact,
+    _lines_added,
     _misadded,
     _miscounted,
     _misworked,
@@ -652,7 +653,7 @@ class _Evidence:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
             # The answer's own supported numbers first, as operands of its next step.
             self.values = sorted(derived_values([*extra, *self.found]) + list(total.values())
-                                 + [q.value for q in self.date_parts])
+                                 + _lines_added(said, extra) + [q.value for q in self.date_parts])
         self.operands = extra
         self.shown = sorted(_shown(said, self.values))
 
