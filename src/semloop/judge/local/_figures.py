@@ -818,9 +818,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                 or number_supported(q, requested))
     # "$96.00 now; two more at $29 brings it to $154.00": a count the claim states times an
     # amount it gives is one more amount of its working.
-    counted = [replace(a, value=c.value * a.value) for c in stated if _multiplier(c)
-               for a in given if a.unit and a is not c]
-    own = derived_values(given + counted) if len(given) > 1 else []
+    multiplied = [replace(a, value=c.value * a.value) for c in stated if _multiplier(c)
+                  for a in given if a.unit and a is not c]
+    own = derived_values(given + multiplied) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
     shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
