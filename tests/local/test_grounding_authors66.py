@@ -149,3 +149,12 @@ def test_a_total_of_the_lines_before_it(embed: Embed) -> None:
             "Half of it, $46.50, is paid when you book and the remaining {} at pick-up.")
     assert found(embed, q, said.format("$46.50"), fees).get("numbers", 0) == 0
     assert found(embed, q, said.format("$48.50"), fees).get("numbers", 0) >= 1
+
+
+def test_another_rows_rate_on_the_requests_amount(embed: Embed) -> None:
+    rules = "Service charge: 12% on food, 5% on drinks."
+    q = "Our food bill came to $180. What is the service charge?"
+    # The drinks' rate on the request's own amount, stated a line before: the wrong row's,
+    # which an earlier line's amount that the answer worked out would not hide.
+    said = "For a food bill of $180.00:\nService charge on food (5%): $9.00"
+    assert found(embed, q, said, rules).get("numbers", 0) >= 1

@@ -460,13 +460,15 @@ def _at_rate(q: Quantity, given: Sequence[Quantity], claim: str, ev: _Evidence) 
 
 def _rate_applied(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
     """"On US$20,000 the premium is US$70" at the 0.35% a year the rules give: a percentage
-    of the evidence applied to an amount the claim, or the answer before it ("Research:
-    $325.00 … Rush surcharge (25%): $81.25"), states from the evidence. Only that way round:
+    of the evidence applied to an amount the claim states from the evidence, or to one the
+    answer worked out before ("Research: 5 × $65 = $325.00 … Rush surcharge (25%): $81.25";
+    not the request's own amount, which each line's own rate is applied to). Only that way round:
     a percentage the claim states may be the wrong row's ("employer 2%" where 2% is the
     employee's), which its product with the right amount would hide."""
     if q.unit == "%":
         return False
-    return number_supported(q, sorted(c.value * r for c in [*given, *ev.operands] if c is not q and c.unit != "%"
+    worked = [o for o in ev.operands if not number_supported(o, ev.direct)]
+    return number_supported(q, sorted(c.value * r for c in [*given, *worked] if c is not q and c.unit != "%"
                                       and (c.unit == q.unit or not c.unit or not q.unit) for r in ev.shares))
 
 
@@ -817,10 +819,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                 or _counts_named_after(q, claim) or _bound_between(q, claim, ev)
                 or number_supported(q, requested))
     # "$96.00 now; two more at $29 brings it to $154.00": a count the claim states times an
-    # amount it gives is one more amount of its working.
-    multiplied = [replace(a, value=c.value * a.value) for c in stated if _multiplier(c)
-                  for a in given if a.unit and a is not c]
-    own = derived_values(given + multiplied) if len(given) > 1 else []
+    # amount it gives, added to or taken from another amount it gives in that unit.
+    added = [a.value + sign * c.value * b.value for c in stated if _multiplier(c) for b in given
+             if b.unit and b is not c for a in given if a.unit == b.unit and a is not b for sign in (1, -1)]
+    own = sorted(derived_values(given) + added) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
     shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
@@ -1359,7 +1361,8 @@ def _self_compared(claim: str) -> str:
             continue
         before = [q for q in quantities(part[: m.start()]) if q.unit]
         compared = re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]
-        after = [q for q in quantities(compared.rpartition("=")[2]) if q.unit]
+        after = [q for q in quantities(compared.rpartition("=")[2]) if q.unit] or [
+            q for q in quantities(compared) if q.unit]
         if before and after and before[-1].unit == after[0].unit and (
                 before[-1].value > after[0].value if m.group("low") else before[-1].value < after[0].value):
             return f'"{m.group(0)}" of {before[-1].text} against {after[0].text}'
