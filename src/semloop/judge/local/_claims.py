@@ -1701,8 +1701,9 @@ _KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 _]*?)\s?:\s?(?P<nu
 _CAMEL_KEY = re.compile(r"(?<=[a-z])([A-Z])(?=[a-z]+[a-zA-Z]*\s?:\s?-?\d)")
 
 
-# What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
+# A key's words of a speed, whose "ms" is metres a second: "wind ms", "gust ms".
 _SPEEDS = frozenset({"wind", "gust", "speed", "velocity", "current"})
+# What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
 _MEASURED = frozenset({"time", "duration", "length", "weight", "mass", "distance", "height",
                        "width", "depth", "volume", "temp", "temperature", "elapsed", "runtime"})
 
@@ -1723,7 +1724,6 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
         unit = unit or _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
                                                 and words[-2] in _MEASURED else "")
         if unit and "per" not in words and len(named) <= 1:
-            # "wind ms", "gust ms": a speed's key, in metres a second, no milliseconds.
             out.append((float(m.group("num")), "mps" if unit == "ms" and _SPEEDS & set(words) else unit))
     return out
 

@@ -376,6 +376,7 @@ _REST = re.compile(r"\b(?:remain(?:s|ing)?|left|outstanding|still|to go|unpaid|r
                    re.IGNORECASE)
 
 
+# A claim's labels of what remains, as stems (see ``_miscopied``).
 _REST_STEMS = word_stems("remain remains remaining left outstanding unpaid rest balance leaves leaving")
 
 
@@ -614,8 +615,6 @@ def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
         min(near, default=q.value) < q.value < max(near, default=q.value))
 
 
-# "110 kW, which is about 82 hp", "2.3 MW (2,300 kW)": the same amount restated in a unit
-# directly linked to the first.
 def _unit_defined(stated: Sequence[Quantity]) -> set[str]:
     """"(1 cu ft ≈ 0.0283 m³)": one of a unit and its value in another unit, both stated:
     the factor of a conversion, no fact of the run."""
@@ -624,6 +623,8 @@ def _unit_defined(stated: Sequence[Quantity]) -> set[str]:
             for t in (one.text, other.text)}
 
 
+# "110 kW, which is about 82 hp", "2.3 MW (2,300 kW)": the same amount restated in a unit
+# directly linked to the first.
 _RESTATING = re.compile(r"^\s*(?:\(|,?\s*(?:which is|which comes to|that is|that's|i\.e\.|or|=|≈)\s*"
                         r"(?:about|around|roughly|approximately|approx\.?|~|≈)?\s*)$", re.IGNORECASE)
 
