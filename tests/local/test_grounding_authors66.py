@@ -8,8 +8,10 @@ evidence's price per kilo; a date inside a file's name; "that leaves 7.5 days"; 
 past an allowance ("the remaining 20,000 calls"), which no digit slip of the allowance
 explains; an amount under another dollar's sign (TT$); a bare hour, a weekday and a month in
 a claim whose language the rules do not read; a price compared with the result of its
-working ("cheaper than 6 × £9 = £54"). Recall: each check still catches the wrong figure
-beside it."""
+working ("cheaper than 6 × £9 = £54"); a count times a price added on ("€40.00 now; three
+more at €12 bring it to €76.00"); an evidence rate applied to an amount an earlier line
+worked out, and a total of the lines before it. Recall: each check still catches the wrong
+figure beside it, and another row's rate on the request's own amount."""
 
 from __future__ import annotations
 
