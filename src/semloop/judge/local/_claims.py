@@ -1057,6 +1057,9 @@ _UNITS = {
     "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
     "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
     "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
+    "ft3": "ft3", "ft³": "ft3", "cu ft": "ft3", "cuft": "ft3", "cubic feet": "ft3", "cubic foot": "ft3",
+    # A wind's or a current's speed as a forecast model gives it ("12.0 m/s", ~43 km/h).
+    "m/s": "mps", "mps": "mps",
     "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
     "kw": "kw", "w": "w", "watts": "w", "watt": "w", "hp": "hp", "bhp": "hp", "kwh": "kwh", "mwh": "mwh",
@@ -1091,6 +1094,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("tib", "gib"): 1024.0, ("gj", "mj"): 1000.0, ("mj", "kwh"): 1 / 3.6, ("gj", "kwh"): 1000 / 3.6,
     ("therm", "kwh"): 29.3071, ("kwh", "wh"): 1000.0, ("quintal", "kg"): 100.0, ("t", "quintal"): 10.0,
     ("ppm", "ppb"): 1000.0, ("gpt", "ppb"): 1000.0, ("gpt", "ppm"): 1.0,
+    ("m3", "ft3"): 35.3147, ("mps", "kmh"): 3.6,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -1697,6 +1701,8 @@ _KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 _]*?)\s?:\s?(?P<nu
 _CAMEL_KEY = re.compile(r"(?<=[a-z])([A-Z])(?=[a-z]+[a-zA-Z]*\s?:\s?-?\d)")
 
 
+# A key's words of a speed, whose "ms" is metres a second: "wind ms", "gust ms".
+_SPEEDS = frozenset({"wind", "gust", "speed", "velocity", "current"})
 # What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
 _MEASURED = frozenset({"time", "duration", "length", "weight", "mass", "distance", "height",
                        "width", "depth", "volume", "temp", "temperature", "elapsed", "runtime"})
@@ -1718,7 +1724,7 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
         unit = unit or _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
                                                 and words[-2] in _MEASURED else "")
         if unit and "per" not in words and len(named) <= 1:
-            out.append((float(m.group("num")), unit))
+            out.append((float(m.group("num")), "mps" if unit == "ms" and _SPEEDS & set(words) else unit))
     return out
 
 
@@ -1766,10 +1772,10 @@ def _dimension(unit: str) -> str:
     return min(linked)
 
 
-# Currencies whose sign is a "$" (the peso's and the real's too: "$24.000" of "tarifa clp:
-# 24000", "R$ 12.450,00" of "gross sales brl"): their amounts under a bare "$" are no slip.
-_DOLLAR_SIGNED = frozenset({"usd", "cad", "aud", "nzd", "hkd", "sgd", "mxn", "clp", "cop", "ars", "brl",
-                            "uyu", "twd"})
+# Currencies whose sign is a "$" (every dollar's, "FJ$ 25.00" of "fee fjd: 25", the peso's
+# and the real's too: "$24.000" of "tarifa clp: 24000", "R$ 12.450,00" of "gross sales
+# brl"): their amounts under a bare "$" are no slip.
+_DOLLAR_SIGNED = frozenset({code.lower() for code in _MARK_CODES["$"]} | {"brl"})
 
 
 def unit_slip(unit: str, units: Iterable[str]) -> bool:

@@ -43,6 +43,7 @@ from ._records import (
     _named_records,
     _named_state,
     _Record,
+    _said,
     _state_lists,
     _text_records,
 )
@@ -98,6 +99,7 @@ _ARITHMETIC = re.compile(
     r"would be|will be|after(?!\s+\d)|before|earlier|later|ago|less|deduct\w*|"
     r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b|"  # "add 7.70 GBP more": a difference
+    r"\bleav(?:es|ing)\s+(?:(?:you|us|it)\s+(?:with\s+)?)?(?:about\s+|roughly\s+|just\s+)?[$€£¥]?\d|"  # "that leaves 47.4 t"
     r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
     re.IGNORECASE,
 )
@@ -149,6 +151,26 @@ def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
             step = _STEP.match(_BRACKETED.sub(" ", claim[end:start]))
             if step and a.unit == b.unit and all(number_supported(x, values) or x.value in out for x in (a, b)):
                 out.append(a.value + b.value if step.group(1).lower() in ("plus", "+") else a.value - b.value)
+    return out
+
+
+def _lines_added(claims: Sequence[str], known: Sequence[Quantity]) -> list[float]:
+    """"Research: 5 × $65 = $325.00", "Rush surcharge: $81.25", "Certificates: $36.00",
+    "Total: $442.25": the sums of the results (each line's last figure, one of ``known``, in
+    one unit) of the lines just before a line that totals (a word of it: every line's colon
+    is no total)."""
+    results = [q[-1] if (q := quantities(c)) and q[-1] in known else None for c in claims]
+    out: list[float] = []
+    for i, claim in enumerate(claims):
+        if all(m.group(0).startswith(":") for m in _TOTAL_WORDS.finditer(claim)):
+            continue
+        run: list[Quantity] = []
+        for r in reversed(results[:i]):
+            if r is None or run and r.unit != run[0].unit:
+                break
+            run.append(r)
+            if len(run) > 1:
+                out.append(sum(x.value for x in run))
     return out
 
 
@@ -283,7 +305,10 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
     if q.value != int(q.value):
         return False  # 1.2 for 1.23 is rounding: only whole numbers are copied wrong
     mine = str(int(q.value))
-    return any(theirs.quantity is not None and theirs.labels & labels
+    # "the remaining 1,300,000 calls" past "included calls: 1,000,000": a rest the claim
+    # works out, where the context's slot is no rest, is no copy of that slot.
+    rest = labels & _REST_STEMS
+    return any(theirs.quantity is not None and theirs.labels & labels and (theirs.labels & rest or not rest)
                and theirs.quantity.value == int(theirs.quantity.value)
                and theirs.quantity.unit == q.unit
                and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
@@ -349,6 +374,10 @@ def _other_records_value(q: Quantity, labels: frozenset[str], claim: str, ev: _E
 # "45% repaid, so 55% is still outstanding": a share of what is left of the whole.
 _REST = re.compile(r"\b(?:remain(?:s|ing)?|left|outstanding|still|to go|unpaid|rest|balance)\b",
                    re.IGNORECASE)
+
+
+# A claim's labels of what remains, as stems (see ``_miscopied``).
+_REST_STEMS = word_stems("remain remains remaining left outstanding unpaid rest balance leaves leaving")
 
 
 def _wrong_rest(q: Quantity, stated: Sequence[Quantity], claim: str, ev: _Evidence) -> bool:
@@ -432,12 +461,15 @@ def _at_rate(q: Quantity, given: Sequence[Quantity], claim: str, ev: _Evidence) 
 
 def _rate_applied(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
     """"On US$20,000 the premium is US$70" at the 0.35% a year the rules give: a percentage
-    of the evidence applied to an amount the claim states from the evidence. Only that way
-    round: a percentage the claim states may be the wrong row's ("employer 2%" where 2% is
-    the employee's), which its product with the right amount would hide."""
+    of the evidence applied to an amount the claim states from the evidence, or to one the
+    answer worked out before ("Research: 5 × $65 = $325.00 … Rush surcharge (25%): $81.25";
+    not the request's own amount, which each line's own rate is applied to). Only that way round:
+    a percentage the claim states may be the wrong row's ("employer 2%" where 2% is the
+    employee's), which its product with the right amount would hide."""
     if q.unit == "%":
         return False
-    return number_supported(q, sorted(c.value * r for c in given if c is not q and c.unit != "%"
+    worked = [o for o in ev.operands if not number_supported(o, ev.direct)]
+    return number_supported(q, sorted(c.value * r for c in [*given, *worked] if c is not q and c.unit != "%"
                                       and (c.unit == q.unit or not c.unit or not q.unit) for r in ev.shares))
 
 
@@ -450,6 +482,20 @@ def _counted_price(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> boo
     prices = [x.value for x in ev.found if x.unit == q.unit and x.value > 0]
     counts = [c.value for c in given if not c.unit and c.value == int(c.value) and c.value > 1]
     return number_supported(q, sorted(n * p for n in counts for p in prices))
+
+
+_PER_UNIT = re.compile(r"\bper\s+(\w+)$")
+
+
+def _unit_priced(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"20 kg … R1 790.00" of "price zar per kg: 89.5": an amount that is a measure the claim
+    states from the evidence, at the evidence's price per that measure's unit."""
+    if q.unit and _dimension(q.unit) != "money":
+        return False
+    prices = [(said[0].unit, x[0].value) for r in ev.records for k, v in r.pairs
+              if (m := _PER_UNIT.search(k)) and (said := quantities(f"1 {m.group(1)}")) and said[0].unit
+              and len(x := quantities(v)) == 1]
+    return number_supported(q, sorted(c.value * p for c in given for unit, p in prices if c.unit == unit))
 
 
 def _priced(q: Quantity, claim: str, ev: _Evidence) -> bool:
@@ -486,6 +532,8 @@ def _record_worked(claim: str, ev: _Evidence) -> set[str]:
     that is the key's value, miscopied, unless the claim says it worked it out."""
     out: set[str] = set()
     for part in _RECORD_CLAUSE.split(claim):
+        changes = _reading_changes(part, ev)
+        out |= {q.text for q in quantities(part) if number_supported(q, changes)}
         named = _named_records(part, ev)
         if len(named) != 1:
             continue
@@ -495,6 +543,24 @@ def _record_worked(claim: str, ev: _Evidence) -> set[str]:
             worked = derived_values(mine)
             out |= {q.text for q in quantities(part) if number_supported(q, worked)}
     return out
+
+
+def _reading_changes(part: str, ev: _Evidence) -> list[float]:
+    """"R-102 lost 11.5 PG" of "entry barrel: R-102; entry pg: 60.8" and "current barrel:
+    R-102; current pg: 49.3": one thing read twice, in two lists whose keys the first word
+    parts (entry, current), named in the clause by the value that identifies it there. The
+    change of each of its measures between the two readings is worked out, not copied."""
+    lower = part.lower()
+    readings: dict[tuple[str, str], dict[str, dict[str, float]]] = {}
+    for r in ev.records:
+        split = [(*k.split(" ", 1), v) for k, v in r.pairs if " " in k]
+        ids = [(rest, v.lower()) for _, rest, v in split if re.search(r"[^\W\d_]", v) and _said(v.lower(), lower)]
+        if len(split) != len(r.pairs) or len({first for first, _, _ in split}) != 1 or len(ids) != 1:
+            continue
+        measures = {rest: q[0].value for _, rest, v in split if len(q := quantities(v)) == 1 and q[0].text == v.strip()}
+        readings.setdefault(ids[0], {})[split[0][0]] = measures
+    return sorted(abs(a[m] - b[m]) for read in readings.values() for a, b in itertools.combinations(read.values(), 2)
+                  for m in a.keys() & b.keys())
 
 
 def _run_total(q: Quantity, stated: Sequence[Quantity], given: Sequence[Quantity]) -> bool:
@@ -547,6 +613,14 @@ def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
         v for t in ev.texts for v, unit in keyed_units(t) if unit == q.unit]
     return bool(q.unit) and at > 0 and bool(_BOUND_BEFORE.search(claim[:at])) and q.value not in near and (
         min(near, default=q.value) < q.value < max(near, default=q.value))
+
+
+def _unit_defined(stated: Sequence[Quantity]) -> set[str]:
+    """"(1 cu ft ≈ 0.0283 m³)": one of a unit and its value in another unit, both stated:
+    the factor of a conversion, no fact of the run."""
+    return {t for one in stated if one.value == 1 and one.unit for other in stated
+            if other.unit not in ("", one.unit) and number_supported(other, sorted(converted(one)))
+            for t in (one.text, other.text)}
 
 
 # "110 kW, which is about 82 hp", "2.3 MW (2,300 kW)": the same amount restated in a unit
@@ -648,6 +722,32 @@ def _next_step(q: Quantity, claim: str, ev: _Evidence) -> bool:
                for v in ev.valued)
 
 
+_UNREAD_SHARE = 8  # at most one word in this many of English's function words ("me" is Fijian too)
+_UNREAD_WORDS = 4
+
+
+def _unread(claim: str) -> bool:
+    """A claim of a few words, next to none English words of function: in a language whose
+    words for the hour, the weekday or the month the rules do not know."""
+    words = re.findall(r"[^\W\d_][\w']*", claim.lower())
+    return len(words) >= _UNREAD_WORDS and _UNREAD_SHARE * sum(w in _FUNCTION_WORDS for w in words) <= len(words)
+
+
+# "Lotulevu, 16 Okotova": a day's number with the words around it, a weekday before it.
+_DAY_WORDS = re.compile(r"(?:\b([^\W\d_]+),?\s+)?\b(\d{1,2})\.?\s+([^\W\d_]+)")
+
+
+def _date_words(claim: str, ev: _Evidence) -> set[str]:
+    """In a claim the rules do not read, the month's name after the day of a date the
+    evidence gives ("16 Okotova" of 2025-10-16) and the weekday's just before it: the date's
+    words in the claim's language, no names the context lacks."""
+    if not _unread(claim):
+        return set()
+    days = {d for y, m, d in ev.date_readings if y and m and d}
+    return {w.lower() for m in _DAY_WORDS.finditer(claim) if int(m.group(2)) in days
+            for w in m.group(1, 3) if w}
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -696,13 +796,17 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
     in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
+    # "namel long 8 kilok moning", "na 7 ena mataka" of 08:00, 7:00am: in a claim the rules
+    # do not read, its word for o'clock unknown, a bare hour of a time on the hour.
+    unread_hours = {h for m in ev.minutes if m % 60 == 0 for h in (m // 60, (m // 60 - 1) % 12 + 1)
+                    } if _unread(claim) else set()
     labels = {v.text: v.labels for v in labelled_values(claim) if v.quantity is not None}
     # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
     # evidence, is the same fact restated.
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
     # states from the evidence is its own working, whatever its wording.
-    worked_here = _record_worked(claim, ev)
+    worked_here = _record_worked(claim, ev) | _unit_defined(stated)
     given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
 
     # "The three jobs need 12 sheets in total" where the request says each needs 4: worked
@@ -715,7 +819,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         return (q.text in worked_here or _equated(q, claim) or _run_total(q, stated, given) or _counts_its_list(q, claim)
                 or _counts_named_after(q, claim) or _bound_between(q, claim, ev)
                 or number_supported(q, requested))
-    own = derived_values(given) if len(given) > 1 else []
+    # "$96.00 now; two more at $29 brings it to $154.00": a count the claim states times an
+    # amount it gives, added to or taken from another amount it gives in that unit.
+    added = [a.value + sign * c.value * b.value for c in stated if _multiplier(c) for b in given
+             if b.unit and b is not c for a in given if a.unit == b.unit and a is not b for sign in (1, -1)]
+    own = sorted(derived_values(given) + added) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
     shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
@@ -740,12 +848,13 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or _in_seconds(q, arithmetic, ev) or _seconds_apart(q, ev)
                      or (q.text in in_range and q.value in hours)
+                     or (not q.unit and q.value in unread_hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
-                     or _counted_price(q, given, ev) or applied
+                     or _counted_price(q, given, ev) or _unit_priced(q, given, ev) or applied
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
                      or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
@@ -771,7 +880,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
-    missing += [t for t in _misconverted(claim, given) if t not in missing]
+    missing += [t for t in _misconverted(claim, given) if t not in missing and t not in worked_here]
     # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
     # 14 February": a date counted on from the context's by a term the claim states.
     terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
@@ -817,12 +926,13 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if text in told_offsets:
             continue
         # The same minutes a whole number of hours away is the time in another zone.
-        # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
+        # "arrive for 6:45" without am or pm may mean the context's 6:45pm, and "finish around
+        # 1:30" the 13:30 worked out: twelve hours on.
         if minutes not in ev.minutes and not (
             zoned and (any((minutes - m) % 60 == 0 for m in ev.minutes) or any(
                 (minutes - m - shift) % _DAY_MINUTES == 0 for m in ev.minutes for shift in shifts))
             and not _home_zone(claim, text, ev)
-        ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
+        ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes | ends
                    and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
     # "Roughly €14,300: about €11,900 in BTC, €2,150 in ETH and €250 in USDC": a total the
@@ -834,18 +944,20 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
 _DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)")
 
 
-# Thousands parted by a space with no money mark the claim's reader knows ("15 000 ლარი").
-_SPACE_GROUPED = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]*\d)")
+# Thousands parted by a space with no money mark the claim's reader knows ("15 000 ლარი"),
+# cents after them ("R1 790.00").
+_SPACE_GROUPED = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?P<cents>\.\d{1,2})?(?![\d.,]*\d)")
 
 
 def _spaced_whole(text: str, known: Container[float], every: bool = False) -> str:
     """The text with each number parted by spaces ("2 800") written whole where that whole
     number is one of ``known`` (or ``every`` such number is read whole) and not each of its
-    parts is."""
+    parts is. With its cents ("1 790.00"), a number is one amount: two are never written so."""
     def spaced(m: re.Match[str]) -> str:
         groups = re.split(r"[ \u00a0\u202f]", m.group(0))
         n = "".join(groups)
-        return n if (every or float(n) in known) and not all(float(g) in known for g in groups) else m.group(0)
+        return n if m.group("cents") or (every or float(n) in known) and not all(
+            float(g) in known for g in groups) else m.group(0)
     return _SPACE_GROUPED.sub(spaced, text)
 
 
@@ -1243,13 +1355,15 @@ _PRICE_ORDER = re.compile(r"\b(?:(?P<low>cheaper|less expensive|lower-priced)|"
 def _self_compared(claim: str) -> str:
     """A price comparison whose own figures say the opposite: "CoolFix (€186) is cheaper than
     Nordic (€171)". The last amount before the comparison and the first after "than", of one
-    currency, in one clause."""
+    currency, in one clause; after a working ("cheaper than 7 × £12 = £84"), its result."""
     for part in _ADDED.split(claim):
         m = _PRICE_ORDER.search(part)
         if m is None:
             continue
         before = [q for q in quantities(part[: m.start()]) if q.unit]
-        after = [q for q in quantities(re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]) if q.unit]
+        compared = re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]
+        after = [q for q in quantities(compared.rpartition("=")[2]) if q.unit] or [
+            q for q in quantities(compared) if q.unit]
         if before and after and before[-1].unit == after[0].unit and (
                 before[-1].value > after[0].value if m.group("low") else before[-1].value < after[0].value):
             return f'"{m.group(0)}" of {before[-1].text} against {after[0].text}'

@@ -114,7 +114,9 @@ from ._figures import (
     _OPERAND_STEPS,
     _PAIRED,
     _SHOWN,
+    _date_words,
     _inexact,
+    _lines_added,
     _misadded,
     _miscounted,
     _misworked,
@@ -308,6 +310,8 @@ def _code_free(text: str) -> str:
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
 
 _KEY_NUMBER = re.compile(r"(?<=[A-Za-z]_)(\d{1,4})(?=_[A-Za-z])")
+# "PX2_20240308_0701": a scene's, a file's or a batch's name that holds its date, year first.
+_NAMED_DATE = re.compile(r"(?<=[A-Za-z\d][_-])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=[_-]|\.[a-z]|\b)")
 _GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
 
 
@@ -340,6 +344,7 @@ class _Evidence:
     totals: list[float] = field(default_factory=list)  # see _column_totals
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
+    operands: list[Quantity] = field(default_factory=list)  # the answer's supported figures: see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
     # The sentences only the run's own tool arguments hold (a hand-off's summary): its words.
@@ -387,6 +392,7 @@ class _Evidence:
             self.minutes.update(timetable_times(text))
             self.minutes.update(hour_range_times(text))
             self.months.extend(year_months(text))
+            self.date_readings.extend((int(y), int(m), int(d)) for y, m, d in _NAMED_DATE.findall(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
                 # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
@@ -637,8 +643,11 @@ class _Evidence:
         # Twice: a result worked out from an answer's own worked-out number (10% of 4.6 kg
         # is 0.46 kg, so the target is 4.1 kg) is one more step.
         for _ in range(_OPERAND_STEPS):
+            # A column's total stated ("entered at 242.8 in all") is an operand too: 43.6 lost
+            # since is that total less the current one.
             new = [q for q, rates in stated if q not in extra
-                   and (number_supported(q, self.values) or number_supported(q, rates))]
+                   and (number_supported(q, self.values) or number_supported(q, rates)
+                        or number_supported(q, self.totals))]
             if not new:
                 break
             extra += new
@@ -647,7 +656,8 @@ class _Evidence:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
             # The answer's own supported numbers first, as operands of its next step.
             self.values = sorted(derived_values([*extra, *self.found]) + list(total.values())
-                                 + [q.value for q in self.date_parts])
+                                 + _lines_added(said, extra) + [q.value for q in self.date_parts])
+        self.operands = extra
         self.shown = sorted(_shown(said, self.values))
 
 
@@ -783,6 +793,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
                   if w.lower() not in _PLEASANTRIES}
         terms -= _LINKS
+    terms -= _date_words(claim.text, ev)
     if clock_times(claim.text):
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
