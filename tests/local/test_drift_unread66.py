@@ -6,8 +6,8 @@ answer sharing nothing with the run at all, are not read as one."""
 
 from __future__ import annotations
 
-from semloop.judge.local._answerer import Embed
 from semloop._features import surface_words
+from semloop.judge.local._answerer import Embed
 from semloop.judge.local._drift import answer_off_topic_drift
 
 from .conftest import call, case

@@ -3295,7 +3295,8 @@ def _state_read(sentence: str, case: RunCase) -> bool:
     """What the sentence names as left is a value a look returned whole ("the next stage is
     the site visit" after a status call's "next_stage": "site visit"): the record's own
     state told back, not work the run left."""
-    told = word_stems(sentence[_REMAINING.search(sentence).end():])
+    left = _REMAINING.search(sentence)
+    told = word_stems(sentence[left.end():] if left else sentence)
     return any(len(own := {w for w in word_stems(v) if w.isalpha()}) >= 2 and own <= told
                for call in case.tools_called if not (_failed(call) or _acts(call))
                for v in _json_values(call) if isinstance(v, str))
