@@ -784,6 +784,8 @@ _RULES_OUT = re.compile(r"^\s*not\b|\b(?:skip\w*|except|exclud\w*|other than|apa
                         r"already (?:done|have|has|had|got))\b", re.IGNORECASE)
 _RULED_PHRASE = re.compile(r"\b(?:except|excluding|other than|apart from|rather than|instead of|leave out|skip)\b"
                            r"(?:(?!\b(?:from|of|in|on|at|for|with|to)\b)[^,;.])*", re.IGNORECASE)
+_KEPT = re.compile(r"\bkeep(?:ing)?\s+(?:the|my|our|this|that|these|those)\b(?:(?!\b(?:but|and|so)\b)[^,;.])*",
+                   re.IGNORECASE)
 _REQUEST_CLAUSE = re.compile(r"[.;:!?\n\u2014\u2013]+|,\s*(?:so|but|and)?\s*|\s+(?:so|but)\s+", re.IGNORECASE)
 
 
@@ -2155,7 +2157,9 @@ def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[s
     """Of a list of records the run read, what only each holds, and the one the request
     names by what only it holds ("my savings account", "the 1200 crystals", "my HOME
     insurance") with those words; None where it names none, or two alike."""
-    asked = _marks(_asked_text(case.input))
+    # What it rules out ("everything except the tablet", "keep the kettle, return the
+    # rest") names a record the act is not for.
+    asked = _marks(_KEPT.sub(" ", _RULED_PHRASE.sub(" ", _asked_text(case.input))))
     own = _own_of([_marks(" ".join(_scalars(r))) for r in rows])
     # A word of the request names a record by its start too ("home" for "homeowners").
     here = asked - _holder_marks(case, rows)
