@@ -268,11 +268,11 @@ def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: in
     evidence = surface_words(" ".join([case.input, *case.context, *(
         f"{json.dumps(c.args, ensure_ascii=False)} {c.output}" for c in case.tools_called)]))
     words = [len(u.split()) for u in answer]
+    marks = [surface_words(u) for u in answer]
     for k in range(1, len(answer) - _UNSHARED_UNITS + 1):
-        tail = surface_words(" ".join(answer[k:]))
-        if (sum(words[k:]) >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words))
-                and not tail & (evidence | surface_words(" ".join(answer[:k])))
-                and surface_words(" ".join(answer[:k])) & evidence):
+        opening = frozenset().union(*marks[:k])
+        if (sum(words[k:]) >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words)) and opening & evidence
+                and not frozenset().union(*marks[k:]) & (evidence | opening)):
             return n_steps + k
     return None
 
