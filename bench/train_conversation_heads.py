@@ -16,7 +16,7 @@ sets and writes the weights. Deterministic: same sets, same file.
 
 ``--authors`` is the study a new author would see (round r51cv, docs/local-judge.md): every
 opened outside author's set (``tests/local/conversation_blind13.jsonl`` … ``blind59b``,
-never ``blind29`` nor ``blind69`` and newer) joins the own sets, and each author's cases
+never ``blind29`` nor ``blind72`` and newer) joins the own sets, and each author's cases
 are scored by candidate heads fitted without them (**leave-one-author-out**; each own set
 is one fold, always trained on). Candidates: the named evidence, with the MiniLM direction,
 with user-turn cosines, with pooled user-turn pairs ``[u_i, u_j, u_i*u_j, |u_i-u_j|]``
@@ -280,7 +280,7 @@ def show(label: str, cv: dict[str, float]) -> str:
 # ------------------------------------------------------------------ leave-one-author-out
 # Outside authors' conversation sets (one author writing one batch per file) whose blind
 # figures are spent. Numbered above OPENED, and blind29, they are still reported blind.
-OPENED = 68
+OPENED = 71
 NEVER = frozenset({"blind29"})
 _AUTHOR = re.compile(r"conversation_(blind(\d+)[a-z]?)\.jsonl$")
 FIRST_AUTHOR = 13  # blind12 and older are the project's own sets (OWN), read above
@@ -336,6 +336,12 @@ UNREAD = frozenset(
         "blind67b",
         "blind68",
         "blind68b",
+        "blind69",
+        "blind69b",
+        "blind70",
+        "blind70b",
+        "blind71",
+        "blind71b",
     }
 )
 RULES_STRICT = 0.8  # where the rules fire beside a head in the "rules or head" answer

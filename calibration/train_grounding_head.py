@@ -49,14 +49,14 @@ from semloop.judge.local import _grounding
 from semloop.judge.local._head import heads
 
 ROOT = Path(__file__).resolve().parents[1]
-OPENED = 68
+OPENED = 71
 NEVER = frozenset({"blind12", "blind29"})
 # Opened sets no rule round has read (rounds read up to blind47b, r54hr blind52 and 52b, r57h
 # blind54 ... blind56b, r60h blind57 ... blind59b, r63h blind60 ... blind62b, r66h blind63 ...
-# blind65b; blind48 ... blind50b were opened after rounds r51*, which changed no HALLUCINATION
-# rule but the calendar's).
-UNREAD = frozenset(f"blind{n}{s}" for n in range(48, 69) for s in ("", "b")) - {
-    f"blind{n}{s}" for n in (52, *range(54, 66)) for s in ("", "b")
+# blind65b, r69h and r69hn blind66 ... blind68b; blind48 ... blind50b were opened after rounds
+# r51*, which changed no HALLUCINATION rule but the calendar's).
+UNREAD = frozenset(f"blind{n}{s}" for n in range(48, 72) for s in ("", "b")) - {
+    f"blind{n}{s}" for n in (52, *range(54, 69)) for s in ("", "b")
 }
 _TAG = re.compile(r"hallucination_((?:blind|dev)(\d+)[a-z]?)\.jsonl$")
 OWN = ("calibration/hallucination.jsonl", "calibration/holdout/hallucination.jsonl",

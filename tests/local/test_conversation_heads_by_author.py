@@ -31,7 +31,7 @@ def test_reads_opened_authors_only(trainer: ModuleType) -> None:
     tags = [tag for tag, _ in trainer.author_files()]
     numbers = [int("".join(ch for ch in t if ch.isdigit())) for t in tags]
     assert "blind29" not in tags
-    assert min(numbers) == 13 and max(numbers) == 68
+    assert min(numbers) == 13 and max(numbers) == 71
     assert "blind53b" in tags and "blind13" in tags
     assert len(tags) == len(set(tags)) >= 50  # one file, one author, one fold
     # The own sets (blind12 and older) are read as before, not as authors.
@@ -41,9 +41,9 @@ def test_reads_opened_authors_only(trainer: ModuleType) -> None:
 def test_author_files_skip_blind_measures(trainer: ModuleType, tmp_path: Path) -> None:
     local = tmp_path / "tests" / "local"
     local.mkdir(parents=True)
-    for stem in ("blind12", "blind13", "blind29", "blind30b", "blind68b", "blind69", "blind70b"):
+    for stem in ("blind12", "blind13", "blind29", "blind30b", "blind71b", "blind72", "blind73b"):
         (local / f"conversation_{stem}.jsonl").write_text("", encoding="utf-8")
-    assert [t for t, _ in trainer.author_files(tmp_path)] == ["blind13", "blind30b", "blind68b"]
+    assert [t for t, _ in trainer.author_files(tmp_path)] == ["blind13", "blind30b", "blind71b"]
 
 
 def _unit(*values: float) -> np.ndarray:

@@ -33,12 +33,12 @@ def study() -> ModuleType:
 
 def test_sources_hold_no_set_still_blind(study: ModuleType) -> None:
     tags = [tag for tag, _ in study.sources()]
-    assert "blind68b" in tags and "dev31b" in tags
+    assert "blind71b" in tags and "dev31b" in tags
     assert [t for t in tags if t.startswith("own:")] == [f"own:{p}" for p in study.OWN]
     for tag in tags:
         assert tag not in {"blind12", "blind29"}
         m = re.fullmatch(r"(?:blind|dev)(\d+)[a-z]?", tag)
-        assert tag.startswith("own:") or (m and int(m.group(1)) <= 68), tag
+        assert tag.startswith("own:") or (m and int(m.group(1)) <= 71), tag
 
 
 def test_veto_cut_keeps_the_share_of_failures(study: ModuleType) -> None:
