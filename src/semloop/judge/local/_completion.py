@@ -50,6 +50,7 @@ from ._task import (
     _ATTRIBUTE_WORDS,
     _AWAITS_REPLY,
     _CLOSING,
+    _COMPOUND_HEAD,
     _DAY_OF_MONTH,
     _DURATION_UNITS,
     _EMBED_WORDS,
@@ -1768,10 +1769,6 @@ _TABLE_ROW = re.compile(r"^[ \t]*\|[^\n]*\w[^\n]*\|[ \t]*$", re.MULTILINE)
 _NOUN_LEADS = frozenset("a an the this that my your our his her their its for of per each every which what".split())  # noqa: SIM905
 _PARTICIPLE_MIN = 4  # "need", "feed" end in "ed" too
 
-
-# A determiner, a word and the word after it, nothing between: "the garden waste order".
-_COMPOUND_HEAD = re.compile(r"\b(?:a|an|the|my|your|our|his|her|their|its)\s+"
-                            r"(?!(?:i|we|you|they|he|she|it)\b)[a-z]+\s+(?=([a-z]+))")
 
 
 def _verbs_named(text: str) -> set[str]:

@@ -529,11 +529,22 @@ def _near(a: str, b: str) -> bool:
 # booking") names a thing the user has, not an act asked: "check when my order arrives" asks
 # for no ordering. "I want a refund" still asks for one.
 _DETERMINED = re.compile(r"\b(?:the|my|our|your|his|her|their|its|this|these|those)\s+[a-z]+\b", re.IGNORECASE)
+# A determiner, a word and the word after it, nothing between: the third word is the head
+# of a noun phrase ("the garden waste order", "the new place"), no act; unless an object
+# follows it, when the phrase was its subject ("have the team cancel my order").
+_COMPOUND_HEAD = re.compile(r"\b(?:a|an|the|my|your|our|his|her|their|its)\s+"
+                            r"(?!(?:i|we|you|they|he|she|it)\b)[a-z]+\s+(?=([a-z]+)\b"
+                            r"(?!\s+(?:my|our|your|his|her|their|the|a|an|it|them|him|me|us|this|that|these|those)\b))")
 
 
 def _act_words(text: str) -> list[str]:
-    """The words of ``text``, lower case, less the nouns after a determiner (``_DETERMINED``)."""
-    return re.findall(r"[a-z]+", _DETERMINED.sub(" ", text).lower())
+    """The words of ``text``, lower case, less the nouns after a determiner (``_DETERMINED``)
+    and the heads of the noun phrases it opens (``_COMPOUND_HEAD``)."""
+    lower = text.lower()
+    heads = {m.start(1) for m in _COMPOUND_HEAD.finditer(lower)}
+    nouns = [m.span() for m in _DETERMINED.finditer(lower)]
+    return [m.group(0) for m in re.finditer(r"[a-z]+", lower)
+            if m.start() not in heads and not any(a <= m.start() < b for a, b in nouns)]
 
 
 def _asked_text(request: str) -> str:

@@ -51,6 +51,7 @@ from ._task import (
     _ASKS_VALUE,
     _ASKS_YES_OR_NO,
     _ATTRIBUTE_WORDS,
+    _CLOSING,
     _DAY_OF_MONTH,
     _DURATION_UNITS,
     _EMBED_WORDS,
@@ -1111,7 +1112,9 @@ def _unit_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-_LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))
+# What a change in general carries: an upgrade or a downgrade (a change of level); an exchange,
+# a swap or a replacement (a change of item: modify_order_items exchanges a pending item).
+_CARRIED_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade", "exchange", "swap", "replace"))
 _GENERAL_CHANGES = frozenset(stem(w) for w in ("change", "update", "modify", "edit", "adjust", "switch"))
 
 
@@ -1221,13 +1224,13 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # A call's name opens on its act (cancel_order cancels; the subscription of
     # cancel_subscription is its object): a run that performed an asked act did what was
     # asked, whatever else the request's words name ("my open order").
-    # A call that changes a thing in general (change_plan, update_subscription) can carry an
-    # upgrade or a downgrade, which are changes of level; its name says no other act.
+    # A call that changes a thing in general (change_plan, update_subscription,
+    # modify_order_items) can carry what _CARRIED_CHANGES names; its name says no other act.
     # A call's own name follows its service's ("plans.terminate", "billing.change_plan"); a
     # change it names anywhere ("tenant.schedule_change") is a change all the same.
     own = [_NAMESPACE.sub("", c.name) for c, _ in acts]
     if any(_alike(_call_verb(name)) & asked
-           or _GENERAL_CHANGES & {stem(w) for w in re.split(r"[_\W]+", name.lower())} and asked & _LEVEL_CHANGES
+           or _GENERAL_CHANGES & {stem(w) for w in re.split(r"[_\W]+", name.lower())} and asked & _CARRIED_CHANGES
            for name in own):
         return None
     for c, verbs in acts:
@@ -1287,9 +1290,9 @@ def _act_swap(case: RunCase) -> tuple[str, str] | None:
             continue
         if stem(verb) in word_stems(case.input) or stem(verb) in asked or _alike(stem(verb)) & asked:
             return None
-        # A change in general ("You can switch in the app") carries an upgrade or a
-        # downgrade, as a change_plan call does in _other_action.
-        if stem(verb) in _GENERAL_CHANGES and asked & _LEVEL_CHANGES:
+        # A change in general ("You can switch in the app") carries an upgrade, a downgrade
+        # or an exchange, as a change_plan call does in _other_action.
+        if stem(verb) in _GENERAL_CHANGES and asked & _CARRIED_CHANGES:
             return None
         return said, verb
     return None
@@ -1447,6 +1450,9 @@ _THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)
 
 _POSSESSIVE = re.compile(r"['\u2019]s?\b")
 _USERS_OWN = re.compile(r"\byour own\b|\(you\)|\byourself\b", re.IGNORECASE)
+# The request asks for the user's own beside the other person's: "everyone else in my family
+# has it for their flights, I need it sorted for mine" ("not mine" rules it out instead).
+_MINE = re.compile(r"(?<!not )(?<!n't )\b(?:mine|my own)\b", re.IGNORECASE)
 
 
 def _owner_shift(case: RunCase) -> str | None:
@@ -1466,8 +1472,10 @@ def _owner_shift(case: RunCase) -> str | None:
     # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as
     # "you". A one-sentence answer says whose only when it names the user as the one served
     # ("for Hiroshi Sato (you)", "your own line").
+    # A reply to thanks or goodbye ("You're welcome! … your understanding") is about no thing.
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
-            or (len(split_claims(out)) < 2 and not _USERS_OWN.search(out)) or _drafted(case):
+            or (len(split_claims(out)) < 2 and not _USERS_OWN.search(out)) or _drafted(case) \
+            or _MINE.search(case.input) or _CLOSING.match(out):
         return None
     # The person by name ("my daughter Lily") or by a word of the same relation. A name is
     # a capitalised word inside a sentence: "GLUCO-FIT" names the trial, not the person.
