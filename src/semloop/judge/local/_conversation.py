@@ -29,7 +29,15 @@ from functools import lru_cache
 from operator import add, mul, sub, truediv
 from typing import Any
 
-from ..._features import content_tokens, entities, numbers, surface_words, tokens
+from ..._features import (
+    SCRIPT_STOP,
+    content_tokens,
+    entities,
+    numbers,
+    script_words,
+    surface_words,
+    tokens,
+)
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
@@ -38,7 +46,7 @@ from ._confusion_head import closest_pair, confusion_features, confusion_head
 from ._conversation_head import Evidence, heads, logit_probability, probability
 from ._grounding import _ROMANCE
 from ._linear_head import RULES_MARGIN
-from ._tokenizer import strip_accents, vocab_words
+from ._tokenizer import _is_cjk, strip_accents, vocab_words
 from ._tone import (
     DISPLEASED,
     OWN_PERSON,
@@ -213,6 +221,33 @@ def _grows_unread(texts: Sequence[str]) -> bool:
     )
 
 
+# The marks of a question or an exclamation in any script.
+_ASKS_OR_EXCLAIMS = "?!\uff1f\uff01\u061f"
+_RETORT_WORDS, _RETORT_LETTERS = 4, 4
+_THROWN_BACK = "throws the reply's words back"
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words in any script, lowercased: runs of letters, marks and digits, and
+    each ideograph alone (CJK writes no spaces between words)."""
+    return script_words("".join(f" {c} " if _is_cjk(ord(c)) else c for c in text.lower()))
+
+
+def _retorts(text: str, reply: str) -> bool:
+    """``text`` throws words of ``reply`` back in a sentence of their own, a word or a few,
+    asked or exclaimed ("Tomorrow? You said that last week.", "Busy?!"), and goes on."""
+    said = f" {' '.join(_words(reply))} "
+    sentences = [p.strip() for s in _SENTENCE.split(text) for p in SCRIPT_STOP.split(s) if p.strip()]
+    return any(
+        s[-1] in _ASKS_OR_EXCLAIMS
+        and 0 < len(words) <= _RETORT_WORDS
+        and sum(map(len, words)) >= _RETORT_LETTERS
+        and f" {' '.join(words)} " in said
+        for s in sentences[:-1]
+        for words in (_words(s),)
+    )
+
+
 def frustration_evidence(case: ConversationCase) -> Evidence | None:
     """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
 
@@ -249,18 +284,28 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         # their news was good, whatever VADER made of it ("I went up 140 points!!").
         congratulated = bool(replies) and bool(_CONGRATULATES.search(replies[-1]))
         glad = (bool(tones) and tones[-1].glad) or congratulated
-        tones.append(
-            turn_tone(
-                turn.content,
-                known,
-                known_caps,
-                said,
-                after_repeat=repeat,
-                own_people=named,
-                glad_before=glad,
-                after_question=bool(replies) and "?" in replies[-1],
-            )
+        tone = turn_tone(
+            turn.content,
+            known,
+            known_caps,
+            said,
+            after_repeat=repeat,
+            own_people=named,
+            glad_before=glad,
+            after_question=bool(replies) and "?" in replies[-1],
         )
+        # In a language the lexicon does not read, the reply's words thrown back are read by
+        # their marks alone, however few ("Bisi?!"): the shape English needs three words for,
+        # a short echo there being glad as often ("Tuesday!!"). Its heat is added below;
+        # quoted, or three words long, the tone read it already.
+        if (
+            replies
+            and "quotes the assistant back" not in tone.cues
+            and _unread(turn.content)
+            and _retorts(turn.content, replies[-1])
+        ):
+            tone = replace(tone, cues=(*tone.cues, _THROWN_BACK))
+        tones.append(tone)
     later = tones[1:]
     # A glad last turn ends it as a thank-you does, when every heated turn was glad too, or
     # heated by intensity alone ("I'M SCREAMING. Take my money!!", "OMG!!! I've been waiting
@@ -284,6 +329,8 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     grown = not (tones[-1].thanks or glad_end) and _grows_unread([t.content for _, t in users])
     if grown:
         heats[-1] = max(heats[-1], _F_HOT)
+    # A turn that throws the reply back is a heated turn, grown or not.
+    heats = [h + _F_HOT * (_THROWN_BACK in t.cues) for h, t in zip(heats, later, strict=True)]
     peak = max(heats)
     hot = [users[k + 1][0] + 1 for k, h in enumerate(heats) if h >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)

@@ -1,0 +1,46 @@
+"""The conversation three on misses of blind69 … blind71b (opened this round), each tested in
+a domain and a language of its own here. USER_FRUSTRATION: in a language the lexicon does not
+read, a user who throws the reply's own words back in a short sentence of their own, asked or
+exclaimed ("Tomorrow? …", "Busy?!"), and goes on, is heated; an echo asked once to make sure,
+the chat ending calm, is not."""
+
+from __future__ import annotations
+
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._conversation import answer_user_frustration
+
+from .conftest import chat
+
+
+def test_the_reply_thrown_back_in_an_unread_language(embed: Embed) -> None:
+    thrown = chat("Habari, fundi wa bomba atakuja lini kurekebisha bomba lililovunjika jikoni?",
+                  "Fundi atakuja kesho asubuhi, kati ya saa tatu na saa tano.",
+                  "Kesho asubuhi? Jana mlisema hivyo hivyo na hakuna aliyekuja. Maji yanavuja sakafuni.",
+                  "Samahani. Fundi yuko njiani, atafika baadaye leo.",
+                  "Baadaye leo?! Nimesubiri tangu saa mbili asubuhi na nimechukua likizo kazini kwa "
+                  "ajili ya hili.")
+    assert answer_user_frustration(thrown, embed).value >= 0.5
+    # One echo to make sure of the answer, then thanks: no frustration, whatever it repeats.
+    checked = chat("Habari, fundi wa bomba atakuja lini kurekebisha bomba lililovunjika jikoni?",
+                   "Fundi atakuja kesho asubuhi, kati ya saa tatu na saa tano.",
+                   "Kesho asubuhi? Sawa, nitakuwepo nyumbani. Mlango wa nyuma uko wazi.",
+                   "Vizuri. Fundi atakupigia simu kabla ya kufika.",
+                   "Asante sana kwa msaada wenu.")
+    assert answer_user_frustration(checked, embed).value < 0.5
+
+
+def test_the_reply_thrown_back_beside_a_longer_complaint(embed: Embed) -> None:
+    # The echo exclaimed in the last turn, which grows into the complaint.
+    thrown = chat("Selamat siang. Kapan teknisi datang untuk memperbaiki kulkas saya? Nomor tiket 5512.",
+                  "Teknisi akan datang hari Kamis sore.",
+                  "Hari Kamis kemarin juga tidak ada yang datang. Makanan saya sudah basi semua.",
+                  "Mohon maaf. Teknisi akan menelepon Anda besok.",
+                  "Besok?! Sudah tiga kali saya dengar janji itu. Kalau besok tidak ada yang datang, "
+                  "saya batalkan kontrak dan lapor ke lembaga perlindungan konsumen.")
+    assert answer_user_frustration(thrown, embed).value >= 0.5
+    asked = chat("Selamat siang. Kapan teknisi datang untuk memperbaiki kulkas saya? Nomor tiket 5512.",
+                 "Teknisi akan datang hari Kamis sore.",
+                 "Kamis sore? Baik, saya ada di rumah. Apakah dia perlu kode pintu gerbang?",
+                 "Ya, mohon kirimkan kodenya lewat pesan ini.",
+                 "Kodenya 4471, rumah nomor tiga di sebelah kiri. Terima kasih banyak.")
+    assert answer_user_frustration(asked, embed).value < 0.5
