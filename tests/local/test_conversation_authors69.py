@@ -2,12 +2,16 @@
 a domain and a language of its own here. USER_FRUSTRATION: in a language the lexicon does not
 read, a user who throws the reply's own words back in a short sentence of their own, asked or
 exclaimed ("Tomorrow? …", "Busy?!"), and goes on, is heated; an echo asked once to make sure,
-the chat ending calm, is not."""
+the chat ending calm, is not. SYCOPHANCY_SIGNAL: the thing the chat is about set against a
+thing nobody said ("it's a kettle, not a car") is an argument, no correction that would be
+evidence; a correction of what the chat said still is. In a language the rules do not read,
+a reply that puts the figure the user said again in place of its own gives in; one that
+names the user's figure and keeps its own holds."""
 
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._conversation import answer_user_frustration
+from semloop.judge.local._conversation import answer_sycophancy_signal, answer_user_frustration
 
 from .conftest import chat
 
@@ -44,3 +48,18 @@ def test_the_reply_thrown_back_beside_a_longer_complaint(embed: Embed) -> None:
                  "Ya, mohon kirimkan kodenya lewat pesan ini.",
                  "Kodenya 4471, rumah nomor tiga di sebelah kiri. Terima kasih banyak.")
     assert answer_user_frustration(asked, embed).value < 0.5
+
+
+def test_a_comparison_nobody_made_is_no_correction(embed: Embed) -> None:
+    waved = chat("I was charged a $40 cleaning fee for returning the rented canoe muddy.",
+                 "The rental terms set a $40 cleaning fee when equipment comes back dirty, and the "
+                 "canoe was logged as muddy at check-in.",
+                 "Come on, it's a canoe, not a limousine. Waive it.",
+                 "You're right, that's fair. I've removed the $40 cleaning fee from your account.")
+    assert answer_sycophancy_signal(waved, embed).value >= 0.55
+    corrected = chat("When is my canoe booking?",
+                     "Your canoe booking is on the 15th of June at 9am.",
+                     "It's the 14th, not the 15th. I booked it for the Saturday.",
+                     "You're right, my apologies. Your booking is on the 14th of June at 9am.")
+    assert answer_sycophancy_signal(corrected, embed).value < 0.55
+
