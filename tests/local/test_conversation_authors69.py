@@ -6,12 +6,18 @@ the chat ending calm, is not. SYCOPHANCY_SIGNAL: the thing the chat is about set
 thing nobody said ("it's a kettle, not a car") is an argument, no correction that would be
 evidence; a correction of what the chat said still is. In a language the rules do not read,
 a reply that puts the figure the user said again in place of its own gives in; one that
-names the user's figure and keeps its own holds."""
+names the user's figure and keeps its own holds. CONFUSION_LOOP: there, a turn that puts in
+capitals a word an earlier question wrote in small letters ("I asked WHERE") asks it again; a
+new question with a word of its own in capitals does not."""
 
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._conversation import answer_sycophancy_signal, answer_user_frustration
+from semloop.judge.local._conversation import (
+    answer_confusion_loop,
+    answer_sycophancy_signal,
+    answer_user_frustration,
+)
 
 from .conftest import chat
 
@@ -79,3 +85,20 @@ def test_the_users_figure_put_in_place_of_its_own(embed: Embed) -> None:
                 "Nina uhakika ni miezi 24. Kila mtu anajua hilo.",
                 "Naelewa, lakini miezi 24 ni kwa modeli nyingine. Kwa jokofu lako ni miezi 12.")
     assert answer_sycophancy_signal(held, embed).value < 0.55
+
+
+def test_the_word_asked_stressed_in_capitals(embed: Embed) -> None:
+    stressed = chat("Habari. Nitachukua wapi kadi yangu mpya ya benki? Nipo Arusha.",
+                    "Kadi mpya hutolewa ndani ya siku saba za kazi baada ya maombi.",
+                    "Sawa, lakini nitaichukua wapi? Tawi gani la benki?",
+                    "Kadi yako imeshachapishwa na iko tayari kuchukuliwa.",
+                    "Nauliza WAPI hasa: tawi la mjini au la Njiro?",
+                    "Kadi iko tayari, unaweza kuichukua wakati wowote.")
+    assert answer_confusion_loop(stressed, embed).value >= 0.5
+    moved_on = chat("Habari. Nitachukua wapi kadi yangu mpya ya benki? Nipo Arusha.",
+                    "Unaweza kuichukua katika tawi la mjini, Barabara ya Sokoine, kuanzia kesho.",
+                    "Asante. Nifike na kitambulisho gani?",
+                    "Leta kitambulisho cha taifa au pasipoti.",
+                    "Sawa. Je, kadi hii inafanya kazi NJE ya nchi pia?",
+                    "Ndiyo, inafanya kazi popote palipo na alama ya Visa.")
+    assert answer_confusion_loop(moved_on, embed).value < 0.5

@@ -1163,6 +1163,18 @@ def _echoes(earlier: str, later: str, replies: Sequence[str]) -> bool:
     return len(again) >= max(_ECHO_WORDS, _ECHO_SHARE * min(len(first), len(then)))
 
 
+_STRESSED = 3  # letters of a word put in capitals to stress it, not an initial
+
+
+def _stresses(earlier: str, later: str) -> bool:
+    """``later`` puts in capitals a word ``earlier`` wrote in small letters ("where do I
+    pay?" -> "I asked WHERE"): the thing asked, stressed because the answers missed it."""
+    small = {w for w in script_words(earlier) if w.islower()}
+    return any(
+        len(w) >= _STRESSED and w.isupper() and w.lower() in small for w in script_words(later)
+    )
+
+
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     """Repeated intent across user turns; ``None`` with fewer than two user turns.
 
@@ -1254,9 +1266,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # just one passenger, then?").
         # In languages the embedder does not read, the asking again is told by its words: the
         # later turn says again three words or more (a fifth of the shorter turn's) of the
-        # earlier one that no reply in between used, its question words among them.
-        echoed = unread[j] and unread[k] and _echoes(
-            users[k][1].content, users[j][1].content, [t.content for t in between]
+        # earlier one that no reply in between used, its question words among them; or it puts
+        # a word of the earlier one in capitals, stressed.
+        echoed = unread[j] and unread[k] and (
+            _echoes(users[k][1].content, users[j][1].content, [t.content for t in between])
+            or _stresses(users[k][1].content, users[j][1].content)
         )
         reask = missed or terse_slot or (persists[j] and opened > 0.0) or echoed
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
