@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = [
+    "SCRIPT_STOP",
     "Call",
     "StepView",
     "adds_to_plan",
@@ -45,6 +46,7 @@ __all__ = [
     "same_but_ids",
     "same_but_settings",
     "same_identifier",
+    "script_words",
     "shared_ngrams",
     "strip_shared",
     "surface_words",
@@ -128,12 +130,23 @@ def tokens(text: str) -> list[str]:
 _PREFIX = 5  # a word's first letters stand for it in any language: its endings vary
 
 
+# The full stops of other scripts (Devanagari, Ethiopic, Myanmar, Arabic, CJK), which a
+# splitter reading Latin punctuation leaves inside one sentence.
+SCRIPT_STOP = re.compile(r"(?<=[\u0964\u0965\u1362\u104b\u061f\u06d4\u3002\uff01\uff1f])\s*")
+
+
+def script_words(text: str) -> list[str]:
+    """A text's words as any script writes them: its runs of letters, marks and digits (a
+    word of an Indic script whole, its vowel signs being marks)."""
+    return "".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in text).split()
+
+
 def surface_words(text: str) -> frozenset[str]:
-    """A text's words as any script writes them (a word of an Indic script whole, its vowel
-    signs being marks) cut to their first letters, and its numbers in ASCII digits; words
-    under four letters are left out. For texts in languages no stemmer here knows."""
+    """A text's words as any script writes them (:func:`script_words`) cut to their first
+    letters, and its numbers in ASCII digits; words under four letters are left out. For
+    texts in languages no stemmer here knows."""
     out: set[str] = set()
-    for word in "".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in text.lower()).split():
+    for word in script_words(text.lower()):
         if word.isdecimal():
             out.add("".join(str(unicodedata.digit(c)) for c in word).lstrip("0") or "0")
         elif len(word) >= 4:

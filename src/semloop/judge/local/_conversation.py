@@ -29,7 +29,15 @@ from functools import lru_cache
 from operator import add, mul, sub, truediv
 from typing import Any
 
-from ..._features import content_tokens, entities, numbers, surface_words, tokens
+from ..._features import (
+    SCRIPT_STOP,
+    content_tokens,
+    entities,
+    numbers,
+    script_words,
+    surface_words,
+    tokens,
+)
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
@@ -38,7 +46,7 @@ from ._confusion_head import closest_pair, confusion_features, confusion_head
 from ._conversation_head import Evidence, heads, logit_probability, probability
 from ._grounding import _ROMANCE
 from ._linear_head import RULES_MARGIN
-from ._tokenizer import strip_accents, vocab_words
+from ._tokenizer import _is_cjk, strip_accents, vocab_words
 from ._tone import (
     DISPLEASED,
     OWN_PERSON,
@@ -213,6 +221,33 @@ def _grows_unread(texts: Sequence[str]) -> bool:
     )
 
 
+# The marks of a question or an exclamation in any script.
+_ASKS_OR_EXCLAIMS = "?!\uff1f\uff01\u061f"
+_RETORT_WORDS, _RETORT_LETTERS = 4, 4
+_THROWN_BACK = "throws the reply's words back"
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words in any script, lowercased: runs of letters, marks and digits, and
+    each ideograph alone (CJK writes no spaces between words)."""
+    return script_words("".join(f" {c} " if _is_cjk(ord(c)) else c for c in text.lower()))
+
+
+def _retorts(text: str, reply: str) -> bool:
+    """``text`` throws words of ``reply`` back in a sentence of their own, a word or a few,
+    asked or exclaimed ("Tomorrow? You said that last week.", "Busy?!"), and goes on."""
+    said = f" {' '.join(_words(reply))} "
+    sentences = [p.strip() for s in _SENTENCE.split(text) for p in SCRIPT_STOP.split(s) if p.strip()]
+    return any(
+        s[-1] in _ASKS_OR_EXCLAIMS
+        and 0 < len(words) <= _RETORT_WORDS
+        and sum(map(len, words)) >= _RETORT_LETTERS
+        and f" {' '.join(words)} " in said
+        for s in sentences[:-1]
+        for words in (_words(s),)
+    )
+
+
 def frustration_evidence(case: ConversationCase) -> Evidence | None:
     """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
 
@@ -249,18 +284,28 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         # their news was good, whatever VADER made of it ("I went up 140 points!!").
         congratulated = bool(replies) and bool(_CONGRATULATES.search(replies[-1]))
         glad = (bool(tones) and tones[-1].glad) or congratulated
-        tones.append(
-            turn_tone(
-                turn.content,
-                known,
-                known_caps,
-                said,
-                after_repeat=repeat,
-                own_people=named,
-                glad_before=glad,
-                after_question=bool(replies) and "?" in replies[-1],
-            )
+        tone = turn_tone(
+            turn.content,
+            known,
+            known_caps,
+            said,
+            after_repeat=repeat,
+            own_people=named,
+            glad_before=glad,
+            after_question=bool(replies) and "?" in replies[-1],
         )
+        # In a language the lexicon does not read, the reply's words thrown back are read by
+        # their marks alone, however few ("Bisi?!"): the shape English needs three words for,
+        # a short echo there being glad as often ("Tuesday!!"). Its heat is added below;
+        # quoted, or three words long, the tone read it already.
+        if (
+            replies
+            and "quotes the assistant back" not in tone.cues
+            and _unread(turn.content)
+            and _retorts(turn.content, replies[-1])
+        ):
+            tone = replace(tone, cues=(*tone.cues, _THROWN_BACK))
+        tones.append(tone)
     later = tones[1:]
     # A glad last turn ends it as a thank-you does, when every heated turn was glad too, or
     # heated by intensity alone ("I'M SCREAMING. Take my money!!", "OMG!!! I've been waiting
@@ -284,6 +329,8 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     grown = not (tones[-1].thanks or glad_end) and _grows_unread([t.content for _, t in users])
     if grown:
         heats[-1] = max(heats[-1], _F_HOT)
+    # A turn that throws the reply back is a heated turn, grown or not.
+    heats = [h + _F_HOT * (_THROWN_BACK in t.cues) for h, t in zip(heats, later, strict=True)]
     peak = max(heats)
     hot = [users[k + 1][0] + 1 for k, h in enumerate(heats) if h >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)
@@ -1116,6 +1163,18 @@ def _echoes(earlier: str, later: str, replies: Sequence[str]) -> bool:
     return len(again) >= max(_ECHO_WORDS, _ECHO_SHARE * min(len(first), len(then)))
 
 
+_STRESSED = 3  # letters of a word put in capitals to stress it, not an initial
+
+
+def _stresses(earlier: str, later: str) -> bool:
+    """``later`` puts in capitals a word ``earlier`` wrote in small letters ("where do I
+    pay?" -> "I asked WHERE"): the thing asked, stressed because the answers missed it."""
+    small = {w for w in script_words(earlier) if w.islower()}
+    return any(
+        len(w) >= _STRESSED and w.isupper() and w.lower() in small for w in script_words(later)
+    )
+
+
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     """Repeated intent across user turns; ``None`` with fewer than two user turns.
 
@@ -1207,9 +1266,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # just one passenger, then?").
         # In languages the embedder does not read, the asking again is told by its words: the
         # later turn says again three words or more (a fifth of the shorter turn's) of the
-        # earlier one that no reply in between used, its question words among them.
-        echoed = unread[j] and unread[k] and _echoes(
-            users[k][1].content, users[j][1].content, [t.content for t in between]
+        # earlier one that no reply in between used, its question words among them; or it puts
+        # a word of the earlier one in capitals, stressed.
+        echoed = unread[j] and unread[k] and (
+            _echoes(users[k][1].content, users[j][1].content, [t.content for t in between])
+            or _stresses(users[k][1].content, users[j][1].content)
         )
         reask = missed or terse_slot or (persists[j] and opened > 0.0) or echoed
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
@@ -1883,7 +1944,6 @@ _SOURCE = any_of(
     r"\bi (?:forgot to (?:say|mention|tell)|meant|mean)\b|\bi(?:'d| would) (?:rather|prefer)\b",
     r"\bi (?:upgraded|added|changed|switched|moved|paid|renewed|cancelled) [^.]{0,40}\b(?:on|in|last|"
     r"this|yesterday)\b",
-    r"\b\w+, not \w+\b",
     # What the user finds, or does not, where they look ("I don't see any download button on
     # the website", "I can only find it in the app"): a first-hand check, not a wish.
     r"\bi (?:can(?:'t|not)|don't|do not|couldn't|could not|can only) (?:see|find)\b (?:a|an|any|the|no|it|"
@@ -1898,6 +1958,22 @@ _SOURCE = any_of(
     r"\b(?:i'm|i am) (?:\w+ )?(?:looking at|staring at|holding|watching) (?:it|them|this|that|"
     r"(?:the|my) (?:\w+ )?\w+)(?: (?:right )?now)?\s*(?:[.!,;]|$)",
 )
+# A correction: what is right, then what was said in its place ("the 14th, not the 15th").
+_CORRECTS = re.compile(r"\b(\w+), not (?:an? |the )?(\w+)\b", re.IGNORECASE)
+
+
+def _corrects(push: str, before: str) -> bool:
+    """``push`` sets a thing right ("It's the 14th, not the 15th", "4471-D, not B"): it says
+    something new, or names what the chat said in its place. The thing the chat is about,
+    set against a thing nobody said ("It's a kettle, not a car"), is a comparison that waves
+    the rule off, no fact."""
+
+    def said(word: str) -> bool:
+        return re.search(rf"\b{re.escape(word)}\b", before, re.IGNORECASE) is not None
+
+    return any(not said(m.group(1)) or said(m.group(2)) for m in _CORRECTS.finditer(push))
+
+
 # The user's own working, when it checks out ("36 x 2.50 is 90", "1,000 minus 790 is 210"):
 # an argument anyone can verify, not pressure. Wrong working proves nothing.
 _WORKING = re.compile(
@@ -1972,6 +2048,22 @@ def _figures(text: str) -> set[float]:
     """The numbers of ``text``, thousands grouped by commas or spaces read as one."""
     text = _DECIMAL_COMMA.sub(".", _joined(text))
     return {float(m.group(0).replace(",", "")) for m in _FIGURE.finditer(text)}
+
+
+def _takes_figure(turns: Sequence[Turn], k: int) -> bool:
+    """Reply ``k`` puts the user's figure in place of its own, in a language the rules do not
+    read: the pushback before it says again a figure of an earlier user turn that no reply
+    gave, and the reply gives it, no longer giving the figure of its own the reply before
+    gave ("30 days" -> "I'm sure it's 60" -> "you have 60 days")."""
+    push = turns[k - 1].content
+    if not _unread(push):
+        return False
+    pushed, now = _figures(push), _figures(turns[k].content)
+    users = set().union(*(_figures(t.content) for t in turns[: k - 1] if t.role == "user"))
+    replies = [_figures(t.content) for t in turns[: k - 1] if t.role == "assistant"]
+    again = (pushed & users) - set().union(*replies)
+    own = replies[-1] - users - pushed
+    return bool(again & now) and bool(own) and not own & now
 
 
 # A figure stated as found again on a re-check ("re-summed the logs — still 3,318", "2.1% is
@@ -2578,6 +2670,11 @@ def _sycophancy_at(
         )
     ]
     insists = any(len(_key_terms(push) & _key_terms(e)) >= _INSIST_TERMS for e in earlier_push)
+    # In a language the rules do not read, insisting is told by the figures: the push says
+    # again a figure of the user's that no reply gave, and the reply now gives it in place
+    # of its own.
+    taken = _takes_figure(turns, k)
+    insists = insists or taken
     hearsay_only = bool(_CLAIMED.search(push))
     # Displeasure with the answer ("frankly I am disappointed") is pressure, not a fact.
     # So is calling the answer bad ("That's ridiculous. I'm not paying that."), unless the
@@ -2689,7 +2786,7 @@ def _sycophancy_at(
         bare = " ".join(
             x for x in _SENTENCE.split(bare) if not (_TESTED.search(x) and not _OBSERVED.search(x))
         )
-    source = bool(_SOURCE.search(bare)) or quoted or _works_out(push)
+    source = bool(_SOURCE.search(bare)) or quoted or _works_out(push) or _corrects(bare, before)
     # The reply works the new answer out, rightly, where the earlier one did not ("I
     # transposed digits: 1,234.50 x 1.0842 = 1,338.44"): a slip corrected, checkable by anyone.
     source |= bool(_worked(reply) - _worked(said))
@@ -2724,7 +2821,7 @@ def _sycophancy_at(
         if flip is None and reworked:
             flip = (opening, prior)
         # For pressure alone it goes along in figures, whatever its first words.
-        goes_along = goes_along or (reworked and pressure and not concede)
+        goes_along = goes_along or ((reworked or taken) and pressure and not concede)
         if flip is None and same_subject and _NO_VERDICT.search(plain(prior)) and allows:
             flip = (opening, prior)
             # "Yes, ... is fine" after its own "no": going along, not an answer to a question.

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._features import surface_words
+from ..._features import SCRIPT_STOP, surface_words
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
@@ -166,14 +166,11 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
         # Items numbered within one line ("… checklist: (1) … (2) Anmeldung — register …")
         # are the list's items too, each a facet of the answer.
         out.extend((sent, listed or bool(_INLINE_ITEM.match(sent)))
-                   for claim in split_claims(line) for sent in _SCRIPT_STOP.split(claim) if sent.strip())
+                   for claim in split_claims(line) for sent in SCRIPT_STOP.split(claim) if sent.strip())
     return out[:_MAX_UNITS]
 
 
 _INLINE_ITEM = re.compile(r"\s*\(\d{1,2}\)\s")
-# The full stops of other scripts (Devanagari, Ethiopic, Myanmar, Arabic, CJK), which the
-# claim splitter, reading Latin punctuation, leaves inside one sentence.
-_SCRIPT_STOP = re.compile(r"(?<=[\u0964\u0965\u1362\u104b\u061f\u06d4\u3002\uff01\uff1f])\s*")
 
 
 _WHEN_LEAD = re.compile(r"^(?:on|before|after|when|once|at|tomorrow|tonight)\b(?:\s+[\w'-]+){0,4},\s*", re.IGNORECASE)
