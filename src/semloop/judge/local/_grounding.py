@@ -208,6 +208,7 @@ from ._short_answers import (
     _unanchored,
 )
 from ._task import _failed
+from ._tokenizer import vocab_words
 from ._times import (
     _CLOCK_PLACE,
     _COMPOUND_DURATION,
@@ -671,6 +672,7 @@ class _Claim:
     alone: bool = False  # the whole answer: only then may a few capitalised words be a name
     # "Yes" to "Is Volvo a Norwegian company?" says what the question asks: its names.
     affirms: frozenset[str] = frozenset()
+    unread: bool = False  # the answer's language is one the embedder does not read
 
 
 _EMPTY = frozenset({"[]", "{}", "null", ""})
@@ -716,6 +718,7 @@ def _other_measure(claim: str, sentence: str) -> bool:
 # an answer read out puts in capitals for stress ("NOT blocked").
 _SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
 _GLUED_QUANTITY = re.compile(r"\d[\d.,]*[a-z\u00b5\u00b0]+")
+_MARKED_AMOUNT = re.compile(r"[a-z]{1,2}(\d+(?:\.\d+)?)")
 _STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
 
 
@@ -776,6 +779,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # letter ("$937K", "€4.2M"): each checked as the quantity, no code.
     terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)
              and not (_GLUED_QUANTITY.fullmatch(t) and any(q.unit for q in quantities(t)))}
+    # So is a figure the records state under a mark glued before it ("K150" for a fee of 150).
+    terms = {t for t in terms if not ((m := _MARKED_AMOUNT.fullmatch(t)) and float(m.group(1)) in ev.direct)}
+    if claim.unread:
+        # In a language the embedder does not read, a capitalised word that is no English word
+        # is that language's own ("Jumatatu" for Monday), no name; a code with digits is one.
+        terms = {t for t in terms if any(c.isdigit() for c in t) or t in vocab_words()}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
@@ -1271,8 +1280,11 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
                else frozenset())
     # Instructions that restate the context's listed steps give its facts: they are read.
     listed = _listed(texts)
+    from ._conversation import _unread  # reads this module
+    unread = _unread(said)
     claims = [] if _foreign(said) else [
-        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
+        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset(),
+               unread=unread)
         for i, p in enumerate(pieces) if not _examples_asked(pieces[:i], p) and (_asserted(p) or (
             listed and not p.rstrip().endswith("?") and _items_listed(p, listed)[0]))][:_MAX_CLAIMS]
     return texts, claims, pieces
