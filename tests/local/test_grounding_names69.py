@@ -34,11 +34,12 @@ def test_an_english_number_word_in_an_unread_language(embed: Embed) -> None:
     gym = call("get_membership", {"member": "GY-5521"},
                {"member": "GY-5521", "plan": "annual", "late_fee": None, "late_fee_note": "set at the review",
                 "renewal": "2024-09-01"})
-    q = "Kolik zaplatím za pozdní platbu členství GY-5521?"
-    said = ("Členství GY-5521 se obnovuje 1. září 2024. Ten poplatek za pozdní platbu zatím "
-            "není v systému stanoven, určí se až při kontrole.")
-    assert found(embed, q, said, calls=(gym,)).get("bound", 0) == 0
+    q = "Hoeveel betaal ik voor late betaling van lidmaatschap GY-5521?"
+    said = ("Lidmaatschap GY-5521 wordt verlengd op 1 september 2024. Het bedrag voor late betaling staat nog "
+            "niet in het systeem, het wordt ten laatste bij het nazicht bepaald.")
     assert found(embed, q, said, calls=(gym,)).get("numbers", 0) == 0
+    slipped = said.replace("1 september", "11 september")
+    assert found(embed, q, slipped, calls=(gym,)).get("numbers", 0) >= 1
 
 
 def test_a_mark_glued_before_a_stated_figure(embed: Embed) -> None:
@@ -80,7 +81,7 @@ def test_avoid_states_none_of_its_list(embed: Embed) -> None:
 def test_a_rule_on_a_case_the_claim_says_does_not_hold(embed: Embed) -> None:
     fees = "Passport office fees 2024\nRenewal: $75\nNew photo if none on record within 5 years: $12"
     q = "how much to renew my passport?"
-    said = "Renewal is $75. We have a photo from 2022 on record, so you can renew without a new photo."
+    said = "Renewal is $75. We have a photo from 2022 on record, so you can renew with no new photo."
     assert found(embed, q, said, fees).get("negation", 0) == 0
     missing = "You renew for $75 with no new photo within 5 years, as none is on record."
     assert found(embed, q, missing, fees).get("negation", 0) >= 1

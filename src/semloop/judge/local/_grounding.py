@@ -722,6 +722,10 @@ _MARKED_AMOUNT = re.compile(r"[a-z]{1,2}(\d+(?:\.\d+)?)")
 _STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
 
 
+def _in_digits(figure: str) -> bool:
+    return any(c.isdigit() for c in figure)
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
@@ -730,6 +734,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_tied,
     )
     missing, counts = _number_findings(_undotted(_ungrouped(claim.text, ev), ev), ev)
+    if claim.unread:
+        # In a language the embedder does not read, an English number word ("ten", Balinese
+        # for "not") is that language's own word: only figures in digits are read.
+        missing, counts = [t for t in missing if _in_digits(t)], [t for t in counts if _in_digits(t)]
     releases = _unstated_releases(claim.text, ev)
     missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
@@ -742,7 +750,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["rival"] = len(rivals)
     # An answer that shows its working ("$49 x 12 = $588, so you'd save $89") states
     # results the number checks may not derive; the head weighs that apart.
-    stated = len(quantities(claim.text)) + len(dates(claim.text)) - len(releases)  # read as 5.11 too
+    stated = sum(not claim.unread or _in_digits(q.text) for q in quantities(claim.text)) + len(
+        dates(claim.text)) - len(releases)  # read as 5.11 too
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
     # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
     # two context numbers would support an invented "2% surcharge".
