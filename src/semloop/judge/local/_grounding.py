@@ -792,8 +792,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     terms = {t for t in terms if not ((m := _MARKED_AMOUNT.fullmatch(t)) and float(m.group(1)) in ev.direct)}
     if claim.unread:
         # In a language the embedder does not read, a capitalised word that is no English word
-        # is that language's own ("Jumatatu" for Monday), no name; a code with digits is one.
-        terms = {t for t in terms if any(c.isdigit() for c in t) or t in vocab_words()}
+        # is that language's own ("Jumatatu" for Monday), no name; a code with digits or in
+        # capitals ("WIB") is one in any language.
+        acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", claim.text)}
+        terms = {t for t in terms if _in_digits(t) or t in acronyms or t in vocab_words()}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
