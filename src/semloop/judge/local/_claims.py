@@ -2240,7 +2240,8 @@ _FORMER = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|prior|original(?:ly)?|
 # An act allowed only from some point on, however it is worded: "can't be filed until 30
 # days have passed", "may be filed no sooner than 30 days after", "only after approval", "no
 # site work can start until the survey is filed".
-_ONLY_AFTER = re.compile(r"\b(?:not|never|cannot|no|\w+n't)\b(?:\s+[\w-]+){0,5}?\s+(?:until|till|before|prior to)\b|"
+_ONLY_AFTER = re.compile(r"\b(?:not|never|cannot|no|\w+n't)\b(?:\s+[\w-]+){0,5}?\s+"
+                         r"(?:until|till|before|prior to)\b|"
                          r"\bno (?:sooner|earlier) than\b|\bonly (?:after|once|from)\b|\bat the earliest\b",
                          re.IGNORECASE)
 
@@ -2277,7 +2278,8 @@ def _denied_before(text: str) -> frozenset[str]:
 
 
 # "avoid straws, spitting and smoking": what a text tells to keep from, it states none of.
-_AVOID = re.compile(r"\b(?:avoid|refrain from|stay away from|steer clear of)\b([^.;:!?()\u2014\u2013]*)", re.IGNORECASE)
+_AVOID = re.compile(r"\b(?:avoid|refrain from|stay away from|steer clear of)\b([^.;:!?()\u2014\u2013]*)",
+                    re.IGNORECASE)
 
 
 def _avoided(text: str) -> frozenset[str]:

@@ -434,7 +434,8 @@ def _kind_of_record(claim: str, m: re.Match[str]) -> bool:
 
 # "Approved duplicate-charge refunds are returned within 10 days": a state before the plural
 # subject of a rule picks out a kind of record; the text states no record in it.
-_RULE_SUBJECT = re.compile(r"(?:\s+[\w-]+){0,2}?\s+[a-z-]+s\s+(?:are|get|go|will|can|may|must)\b", re.IGNORECASE)
+_RULE_SUBJECT = re.compile(r"(?:\s+[\w-]+){0,2}?\s+[a-z-]+s\s+(?:are|get|go|will|can|may|must)\b",
+                           re.IGNORECASE)
 
 
 def _state_conflict(claim: str, ev: _Evidence) -> str:

@@ -208,7 +208,6 @@ from ._short_answers import (
     _unanchored,
 )
 from ._task import _failed
-from ._tokenizer import vocab_words
 from ._times import (
     _CLOCK_PLACE,
     _COMPOUND_DURATION,
@@ -234,6 +233,7 @@ from ._times import (
     second_readings,
     zoned_minutes,
 )
+from ._tokenizer import vocab_words
 from ._wording import (
     _ADDED,
     _CONDITIONAL,
@@ -789,7 +789,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)
              and not (_GLUED_QUANTITY.fullmatch(t) and any(q.unit for q in quantities(t)))}
     # So is a figure the records state under a mark glued before it ("K150" for a fee of 150).
-    terms = {t for t in terms if not ((m := _MARKED_AMOUNT.fullmatch(t)) and float(m.group(1)) in ev.direct)}
+    terms = {t for t in terms
+             if not ((mark := _MARKED_AMOUNT.fullmatch(t)) and float(mark.group(1)) in ev.direct)}
     if claim.unread:
         # In a language the embedder does not read, a capitalised word that is no English word
         # is that language's own ("Jumatatu" for Monday), no name; a code with digits or in

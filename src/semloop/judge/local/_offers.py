@@ -331,7 +331,8 @@ _LIMIT = re.compile(r"\b(?:only|except|excluding|unless|apart from|other than|bu
 _SPLIT_UNIVERSAL = re.compile(r"\b(any|every)\s+(time|where|one|thing)\b", re.IGNORECASE)
 # "anything with a limit under 2 hours", "anyone over 65": a universal the claim narrows
 # itself, as the context's limit does.
-_NARROWED = re.compile(r"(?:\s+[a-z-]+)?\s+(?:with|without|that|which|who|whose|under|over|above|below)\b", re.IGNORECASE)
+_NARROWED = re.compile(r"(?:\s+[a-z-]+)?\s+(?:with|without|that|which|who|whose|under|over|above|below)\b",
+                       re.IGNORECASE)
 
 
 def _widened(claim: str, restated: str) -> str:
@@ -340,4 +341,5 @@ def _widened(claim: str, restated: str) -> str:
     theirs = _SPLIT_UNIVERSAL.sub(r"\1\2", restated.lower())
     said = _SPLIT_UNIVERSAL.sub(r"\1\2", claim)
     return next((m.group(0) for m in _UNIVERSAL.finditer(said)
-                 if not re.search(rf"\b{m.group(0).lower()}\b", theirs) and not _NARROWED.match(said, m.end())), "")
+                 if not re.search(rf"\b{m.group(0).lower()}\b", theirs)
+                 and not _NARROWED.match(said, m.end())), "")
