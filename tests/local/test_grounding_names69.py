@@ -1,7 +1,8 @@
 """HALLUCINATION on false alarms of blind69 … blind71b (opened this round) that are not
 figures, each tested in a domain of its own here. Names: in an answer whose language the
-rules do not read, a capitalised word no English vocabulary holds is a word of that language,
-and an English number word ("ten" of Czech) is its own word; a letter glued before a figure
+rules do not read, a capitalised word no English vocabulary holds is a word of that language
+(a code in digits or capitals still a name), and an English number word (Dutch "ten
+laatste") is its own word; a letter glued before a figure
 the record states ("P450") is the amount under its currency's mark; a code inside a longer
 code, at a seam between its letters and digits ("TX400" of "7TX400B12"), is the code's part.
 Negation: "No" before a number abbreviates "number"; "avoid A, B and C" states none of
