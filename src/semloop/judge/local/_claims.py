@@ -2028,8 +2028,10 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
             i + 1 < len(toks) and toks[i + 1] in ",.;:!?\u2014\u2013-"
         ):
             continue
-        # "policy no: HX-883102", "Ref no. 4411": a number's abbreviation after its noun.
-        if tok == "no" and i and toks[i - 1][:1].isalnum() and toks[i + 1 : i + 2] in ((":",), (".",)):
+        # "policy no: HX-883102", "Ref no. 4411": a number's abbreviation after its noun; so
+        # is "No" right before the number ("Regulation (EC) No 1935/2004"): a "no" denies a thing.
+        if tok == "no" and i and (toks[i - 1][:1].isalnum() and toks[i + 1 : i + 2] in ((":",), (".",))
+                                  or toks[i + 1 : i + 2] and toks[i + 1].isdigit()):
             continue
         # "no more than 20 kg", "not later than 18:00": a bound stated, not a fact denied;
         # "not before the inspector signs" makes the signing a condition, it denies nothing.
@@ -2198,7 +2200,9 @@ def _either_way(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_GATE = re.compile(r"\b(?:only (?:if|when|once|where)|unless|provided that|as long as)\b",
+# "released only to the patient, the doctor or a person holding authorization": the rule's
+# cases, which a claim that one does not hold ("no authorization on file") does not deny.
+_GATE = re.compile(r"\b(?:only (?:if|when|once|where|to)|unless|provided that|as long as)\b",
                    re.IGNORECASE)
 
 
@@ -2234,8 +2238,10 @@ _FORMER = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|prior|original(?:ly)?|
 
 
 # An act allowed only from some point on, however it is worded: "can't be filed until 30
-# days have passed", "may be filed no sooner than 30 days after", "only after approval".
-_ONLY_AFTER = re.compile(r"\b(?:not|never|cannot|\w+n't)\b(?:\s+[\w-]+){0,5}?\s+(?:until|till|before|prior to)\b|"
+# days have passed", "may be filed no sooner than 30 days after", "only after approval", "no
+# site work can start until the survey is filed".
+_ONLY_AFTER = re.compile(r"\b(?:not|never|cannot|no|\w+n't)\b(?:\s+[\w-]+){0,5}?\s+"
+                         r"(?:until|till|before|prior to)\b|"
                          r"\bno (?:sooner|earlier) than\b|\bonly (?:after|once|from)\b|\bat the earliest\b",
                          re.IGNORECASE)
 
@@ -2271,6 +2277,32 @@ def _denied_before(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# "avoid straws, spitting and smoking": what a text tells to keep from, it states none of.
+_AVOID = re.compile(r"\b(?:avoid|refrain from|stay away from|steer clear of)\b([^.;:!?()\u2014\u2013]*)",
+                    re.IGNORECASE)
+
+
+def _avoided(text: str) -> frozenset[str]:
+    """The stems of the things a text tells to avoid, to its clause's end: not asserted.
+    (Nor denied: "to avoid a late fee, pay by Friday" says the fee exists.)"""
+    return frozenset().union(*(word_stems(m.group(1)) for m in _AVOID.finditer(text)))
+
+
+def _condition_unmet(claim: str, evidence: str) -> bool:
+    """The evidence states its thing on a case a negator gives ("new impressions if none on
+    file") and the claim states the thing that negator denies ("a scan from March on file"):
+    the claim speaks of the other case, where the rule's thing is not due."""
+    toks = _words_of(evidence)
+    singles, phrases = negation_scope(claim)
+    asserted = word_stems(claim) - singles - frozenset().union(*phrases)
+    for i, tok in enumerate(toks):
+        if tok in ("if", "when"):
+            case = " ".join(itertools.takewhile(lambda t: t[0].isalnum(), toks[i + 1 :]))
+            if ({s for _, stems, _ in _negations(case)[1] for s in stems} - _QUALIFIERS) & asserted:
+                return True
+    return False
+
+
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 sentence: frozenset[str] = frozenset()) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
@@ -2278,7 +2310,8 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
-    if _other_side(claim, evidence) or _then_and_now(claim, evidence) or _both_only_after(claim, evidence):
+    if _other_side(claim, evidence) or _then_and_now(claim, evidence) or _both_only_after(claim, evidence) \
+            or _condition_unmet(claim, evidence):
         return ""
     mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
     shared = mine & theirs
@@ -2291,7 +2324,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         # "yet" only ever marks a negation's aspect ("hasn't been allocated yet"): no fact.
         b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b) - _examples_only(b) \
-            - _not_yet(b) - {"yet"} - _denied_before(b)
+            - _not_yet(b) - {"yet"} - _denied_before(b) - _avoided(b)
         either = _either_way(a)
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.

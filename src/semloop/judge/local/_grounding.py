@@ -233,6 +233,7 @@ from ._times import (
     second_readings,
     zoned_minutes,
 )
+from ._tokenizer import vocab_words
 from ._wording import (
     _ADDED,
     _CONDITIONAL,
@@ -671,6 +672,7 @@ class _Claim:
     alone: bool = False  # the whole answer: only then may a few capitalised words be a name
     # "Yes" to "Is Volvo a Norwegian company?" says what the question asks: its names.
     affirms: frozenset[str] = frozenset()
+    unread: bool = False  # the answer's language is one the embedder does not read
 
 
 _EMPTY = frozenset({"[]", "{}", "null", ""})
@@ -716,7 +718,12 @@ def _other_measure(claim: str, sentence: str) -> bool:
 # an answer read out puts in capitals for stress ("NOT blocked").
 _SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
 _GLUED_QUANTITY = re.compile(r"\d[\d.,]*[a-z\u00b5\u00b0]+")
+_MARKED_AMOUNT = re.compile(r"[a-z]{1,2}(\d+(?:\.\d+)?)")
 _STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
+
+
+def _in_digits(figure: str) -> bool:
+    return any(c.isdigit() for c in figure)
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
@@ -727,6 +734,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_tied,
     )
     missing, counts = _number_findings(_undotted(_ungrouped(claim.text, ev), ev), ev)
+    if claim.unread:
+        # In a language the embedder does not read, an English number word ("ten", Balinese
+        # for "not") is that language's own word: only figures in digits are read.
+        missing, counts = [t for t in missing if _in_digits(t)], [t for t in counts if _in_digits(t)]
     releases = _unstated_releases(claim.text, ev)
     missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
@@ -739,7 +750,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["rival"] = len(rivals)
     # An answer that shows its working ("$49 x 12 = $588, so you'd save $89") states
     # results the number checks may not derive; the head weighs that apart.
-    stated = len(quantities(claim.text)) + len(dates(claim.text)) - len(releases)  # read as 5.11 too
+    stated = sum(not claim.unread or _in_digits(q.text) for q in quantities(claim.text)) + len(
+        dates(claim.text)) - len(releases)  # read as 5.11 too
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
     # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
     # two context numbers would support an invented "2% surcharge".
@@ -776,6 +788,15 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # letter ("$937K", "€4.2M"): each checked as the quantity, no code.
     terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)
              and not (_GLUED_QUANTITY.fullmatch(t) and any(q.unit for q in quantities(t)))}
+    # So is a figure the records state under a mark glued before it ("K150" for a fee of 150).
+    terms = {t for t in terms
+             if not ((mark := _MARKED_AMOUNT.fullmatch(t)) and float(mark.group(1)) in ev.direct)}
+    if claim.unread:
+        # In a language the embedder does not read, a capitalised word that is no English word
+        # is that language's own ("Jumatatu" for Monday), no name; a code with digits or in
+        # capitals ("WIB") is one in any language.
+        acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", claim.text)}
+        terms = {t for t in terms if _in_digits(t) or t in acronyms or t in vocab_words()}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
@@ -1271,8 +1292,11 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
                else frozenset())
     # Instructions that restate the context's listed steps give its facts: they are read.
     listed = _listed(texts)
+    from ._conversation import _unread  # reads this module
+    unread = _unread(said)
     claims = [] if _foreign(said) else [
-        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
+        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset(),
+               unread=unread)
         for i, p in enumerate(pieces) if not _examples_asked(pieces[:i], p) and (_asserted(p) or (
             listed and not p.rstrip().endswith("?") and _items_listed(p, listed)[0]))][:_MAX_CLAIMS]
     return texts, claims, pieces

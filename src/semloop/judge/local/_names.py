@@ -148,6 +148,9 @@ def _fold(text: str) -> str:
     return strip_accents(text).translate(_LETTERS)
 
 
+_CODE_PART = re.compile(r"[a-z]+\d+")
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
@@ -156,6 +159,9 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     if term in ev.lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or any(
             f in ev.folded and re.search(rf"(?<![a-z0-9]){re.escape(f)}", ev.folded)
             for f in {folded, folded.replace("'", "")}):  # "Xi'an" is "XIAN" in a code
+        return True
+    # A code's part at a seam of its letters and digits: "R21" of the grant "1R21AI178402".
+    if _CODE_PART.fullmatch(term) and re.search(rf"(?<=\d){re.escape(term)}(?!\d)", ev.lower):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):

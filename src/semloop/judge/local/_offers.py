@@ -329,11 +329,17 @@ _LIMIT = re.compile(r"\b(?:only|except|excluding|unless|apart from|other than|bu
 
 # "at any time" is the context's "anytime": one word, spelt in two.
 _SPLIT_UNIVERSAL = re.compile(r"\b(any|every)\s+(time|where|one|thing)\b", re.IGNORECASE)
+# "anything with a limit under 2 hours", "anyone over 65": a universal the claim narrows
+# itself, as the context's limit does.
+_NARROWED = re.compile(r"(?:\s+[a-z-]+)?\s+(?:with|without|that|which|who|whose|under|over|above|below)\b",
+                       re.IGNORECASE)
 
 
 def _widened(claim: str, restated: str) -> str:
     if _LIMIT.search(claim) or not _LIMIT.search(restated):
         return ""
     theirs = _SPLIT_UNIVERSAL.sub(r"\1\2", restated.lower())
-    return next((m.group(0) for m in _UNIVERSAL.finditer(_SPLIT_UNIVERSAL.sub(r"\1\2", claim))
-                 if not re.search(rf"\b{m.group(0).lower()}\b", theirs)), "")
+    said = _SPLIT_UNIVERSAL.sub(r"\1\2", claim)
+    return next((m.group(0) for m in _UNIVERSAL.finditer(said)
+                 if not re.search(rf"\b{m.group(0).lower()}\b", theirs)
+                 and not _NARROWED.match(said, m.end())), "")
