@@ -2761,6 +2761,9 @@ def _breakdown_swap(case: RunCase) -> tuple[str, str] | None:
 
 # A measure's short name, two capitals or more and letters only: "ADR", "RevPAR", "MTTR".
 _ACRONYM = re.compile(r"\b(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{2,8}\b")
+# Written right after a figure, a short name is that figure's unit ("6:15 PM", "3.2 GHz"),
+# no measure named.
+_AFTER_FIGURE = re.compile(r"\d\s?$")
 # What asks for a figure: "what was our ADR", "how high is the NPS".
 _ASKS_WHAT = re.compile(r"\b(?:what|how)\b", re.IGNORECASE)
 
@@ -2782,6 +2785,7 @@ def _acronym_swap(case: RunCase) -> tuple[str, str] | None:
         for m in _ACRONYM.finditer(opening):
             b = m.group(0)
             if re.search(rf"\b{b}\b", case.input, re.IGNORECASE) or not _VALUE_AFTER.match(opening, m.end()) \
+                    or _AFTER_FIGURE.search(opening, 0, m.start()) \
                     or (re.search(rf"\b{b.lower()}\b", evidence) and not re.search(rf"\b{a.lower()}\b", evidence)):
                 continue
             return a, b
