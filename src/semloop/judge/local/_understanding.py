@@ -45,6 +45,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._completion import _ID_KEY
 from ._head import Evidence, head_answer, heads
 from ._task import (
     _ACTION_VERBS,
@@ -2400,7 +2401,12 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
         except ValueError:
             continue
         if isinstance(data, dict):
-            parts += [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+            # An id names its record: where the request writes another of the record's values
+            # (its name, "Harbour Quay"), it asks about that record, and the id is no part of it.
+            by_value = any(isinstance(v, str) and len(v) >= _TOLD_VALUE and not _ID_KEY.search(str(k))
+                           and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", case.input) for k, v in data.items())
+            parts += [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()
+                      if not (by_value and _ID_KEY.search(str(k)))]
     # A clock time or a date qualifies what is told (the peak's 16:30-19:00 beside its
     # headway): figures are amounts.
     figures = {m for m in _marks(_CLOCK_OR_DATE.sub(" ", case.output)) if not m.isalpha()}
