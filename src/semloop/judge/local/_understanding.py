@@ -862,8 +862,11 @@ def _record_names(case: RunCase) -> set[str]:
 
 # A thing named by a label and a short number or letter: line 3, shaft 5, gate B, unit 4B.
 # A number followed by a plural or a unit counts something ("take 2 tablets", "3 days").
-_SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?(\d{1,3}[A-Za-z]?|[A-Z])\b(?![.,:]\d)"
-                   r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
+_SLOT_NUMBER = (r"(\d{1,3}[A-Za-z]?|[A-Z])\b(?![.,:]\d)"
+                r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
+_SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?" + _SLOT_NUMBER)
+# The label's other numbers offered beside it ("bay 2 or 5", "kiln 1, 3 or 4"): each is asked.
+_OTHER_SLOT = re.compile(r"\s*(?:,|/|\bor\b|\band\b)\s*" + _SLOT_NUMBER)
 
 
 # A preposition before a number says when or how much ("since 5 day", "since 9 October",
@@ -876,10 +879,18 @@ def _slots(text: str) -> set[tuple[str, str]]:
     # "March 1", "June 16": a month and its day are a date, which a term may move (due on
     # the 1st, grace through the 31st), not a thing picked from its siblings. The label is
     # an English word: "je gor 30 ljudi" counts people ("gor", up), it names no slot.
-    return {(stem(m.group(1).lower()), m.group(2).lower()) for m in _SLOT.finditer(text)
+    return {(stem(m.group(1).lower()), value.lower()) for m in _SLOT.finditer(text)
             if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS
             and m.group(1).lower() not in _NO_LABEL and not dates(m.group(0))
-            and m.group(1).lower() in vocab_words()}
+            and m.group(1).lower() in vocab_words() for value in (m.group(2), *_other_slots(text, m))}
+
+
+def _other_slots(text: str, slot: re.Match[str]) -> Iterator[str]:
+    """The numbers the text offers beside the slot's, of its form (digits or a letter)."""
+    end = slot.end()
+    while (m := _OTHER_SLOT.match(text, end)) and m.group(1)[0].isdigit() == slot.group(2)[0].isdigit():
+        yield m.group(1)
+        end = m.end()
 
 
 # A label and number said as where the user stands now ("it's week 8", "we're in year 2"):
