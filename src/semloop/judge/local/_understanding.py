@@ -192,7 +192,7 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
         wanted = [name for name, rx in groups
                   if rx.search(asked) and not _names_member(name, rx, case.output)
-                  and not _dated_from(asked, rx)]
+                  and not _dated_from(asked, rx) and not _dates_own_act(asked, rx)]
         given = [name for name, rx in groups
                  if rx.search(case.output) and (not _names_member(name, rx, case.input)
                                                 or _said_to_work(rx, case.input))]
@@ -235,6 +235,22 @@ def _dated_from(asked: str, rx: re.Pattern[str]) -> bool:
     return bool(found) and bool(_ASKS_DATE.search(asked)) and all(
         _DAY_NUMBER.fullmatch(asked[:m.start()].split()[-1] if asked[:m.start()].split() else "")
         or _DAY_NUMBER.match(asked[m.end():].lstrip(" ")) for m in found)
+
+
+# The user's own act, done, up to the word that dates it: "we cancelled in", "I filled in the
+# form at the desk in", "we've paid on".
+_DONE_ON = re.compile(r"\b(?:i|we)(?:'ve|\s+have|\s+had)?\s+(?:\w+\s+)?(?:[a-z]{2,}ed|sent|paid|made)\b"
+                      r"[^.?!;\n]{0,60}?\b(?:in|on|during)\s+$", re.IGNORECASE)
+
+
+def _dates_own_act(asked: str, rx: re.Pattern[str]) -> bool:
+    """The request names the member only to date what the user already did, in a sentence
+    that asks nothing ("Has the refund come through? We cancelled in January."): when the
+    thing asked about began, not the thing, so the answer's other member is its own date."""
+    found = list(rx.finditer(asked))
+    return bool(found) and all(
+        _DONE_ON.search(re.split(r"[.?!\n]", asked[:m.start()])[-1])
+        and not re.match(r"[^.?!\n]*\?", asked[m.end():]) for m in found)
 
 
 _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
