@@ -1971,8 +1971,12 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     # entries of the document hold too ("Harbor terms." over each clause of the terms):
     # it tells that document from others, not one of its entries.
     where = entries[best][1]
-    if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
-                                      and not _titled_over(case, entries, seg_stems, best, w) for w in missing):
+    # Not where another part holds each word of the request this one holds, and more (the
+    # inside dimensions asked, the outside ones told: "dimensions" tells neither apart).
+    asked = (_part_stems(part) | set(missing)) - frozenset.intersection(*seg_stems)
+    held = {w for w in asked & seg_stems[best] if not _titled_over(case, entries, seg_stems, best, w)}
+    if cos[best] < _SOURCE_COS or held & set(missing) and not any(
+            held < asked & st for i, st in enumerate(seg_stems) if i != best):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
     # word means the answer did take up the thing asked about; a clause of an entry's
