@@ -2203,10 +2203,12 @@ def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[s
     return own, best, named[best]
 
 
-def _asked_records(case: RunCase) -> Iterator[tuple[list[dict[str, Any]], list[set[str]], int, set[str]]]:
+def _asked_records(case: RunCase, *, tables: bool = False) -> Iterator[tuple[list[dict[str, Any]], list[set[str]], int, set[str]]]:
     """Each list of records the run read in which the request names one (``_asked_record``):
-    the rows, each row's own marks, the named row and the request's words naming it."""
-    for rows in _read_records(case.tools_called):
+    the rows, each row's own marks, the named row and the request's words naming it. With
+    ``tables``, a document's tables too: a row of one is a record as a call's is."""
+    documents = [rows for doc in case.context for rows in _doc_tables(doc)] if tables else []
+    for rows in [*_read_records(case.tools_called), *documents]:
         found = _asked_record(case, rows)
         if found is not None:
             yield rows, *found
@@ -2218,7 +2220,7 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
     of its own, and nothing of the named one: it answered about the wrong record. (asked
     word, record told)."""
     told = _record_marks(case.output)
-    for rows, own, best, named in _asked_records(case):
+    for rows, own, best, named in _asked_records(case, tables=True):
         if own[best] & told:
             continue
         other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
