@@ -2479,6 +2479,49 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _key_named(key: str, stems: frozenset[str]) -> bool:
+    """The stems name the key: every word of it, or the key run together ("load-in" of
+    load_in)."""
+    words = _key_words(key)
+    return bool(words) and words <= stems or stem(re.sub(r"[\W_]", "", key.lower())) in stems
+
+
+# What asks when a thing happens: "what time is load-in", "when do the doors open".
+_ASKS_TIME = re.compile(r"\b(?:when|what time|which time|how early|how late)\b", re.IGNORECASE)
+_HALF_DAY = 12 * 60  # "7:00" is 07:00 or 19:00: a clock time is read on either half of the day
+
+
+def _clock_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked when one thing of a record happens, named by every word of its key ("load-in"
+    of load_in, beside doors and curfew), the answer gives neither its time nor its word,
+    and gives the times of two other fields of the record: it told the record's other
+    times. Each record's own fields; a figure's key is ``_key_swap``'s. (asked key, key
+    told)."""
+    if not _ASKS_TIME.search(_asked_text(case.input)):
+        return None
+    asked, said = _part_stems(case.input), word_stems(case.output)
+    told = {t % _HALF_DAY for _, t in clock_times(case.output)}
+    for _, data in _json_outputs(case.tools_called):
+        stack = [data]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(node)
+            if not isinstance(node, dict):
+                continue
+            stack.extend(node.values())
+            times = {str(k): found[0][1] % _HALF_DAY for k, v in node.items()
+                     if isinstance(v, str) and len(found := clock_times(v)) == 1}
+            named = [k for k in times if _key_named(k, asked)]
+            if len(named) != 1 or times[named[0]] in told or _key_named(named[0], said) \
+                    or _key_words(named[0]) & said:
+                continue
+            others = [k for k, t in times.items() if t in told and t != times[named[0]]]
+            if len(others) >= 2:
+                return named[0], others[0]
+    return None
+
+
 def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
     """Of two passages the retrieved documents hold apart (demurrage in the terminal and
     detention outside it; Early Action and Early Decision), the request names one by a
@@ -3010,7 +3053,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)
+              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _clock_swap(case)
               or _sibling_heading(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
