@@ -9,18 +9,20 @@ March") says when it happened, not what is asked. Misses: a word of the request 
 entry drawn on shares with the asked one ("deadline" of two deadlines) does not make it the
 asked one, where that other holds it and more of the request; a document's table rows are
 records of their own, a row told for the one asked; a record's other times told for the
-one asked ("what time is pick-up?"). Recall: a sibling measure, a record read under another
+one asked ("what time is pick-up?"); a call made on another month than the one asked, its
+record restated. Recall: a sibling measure, a record read under another
 id than the request's, a slot never offered, a month the question itself asks about, and
 an entry holding a word of the request no other holds are still read as before."""
 
 from __future__ import annotations
 
-from semloop.case import RunCase
+from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _acronym_swap,
     _clock_swap,
     _key_swap,
+    _month_read,
     _record_swap,
     _sibling_swap,
     _slot_swap,
@@ -146,3 +148,15 @@ def test_the_asked_time_told_beside_the_others_is_no_swap() -> None:
                             "Pick-up is at 3:30, after drop-off at 8:15 and lunch at 12:00.", _TRIP)) is None
     assert _clock_swap(case("What time is pick-up from the museum trip?",
                             "Collection is at 3:30 pm; drop-off was 8:15, lunch 12:00.", _TRIP)) is None
+
+
+def _shipped(month: str) -> ToolCall:
+    return call("count_shipments", {"depot": "Dunmore", "month": month},
+                {"depot": "Dunmore", "month": month, "parcels": 4120, "late": 38})
+
+
+def test_a_call_made_on_another_month_than_the_asked_one() -> None:
+    asked = "How many parcels did the Dunmore depot ship in June?"
+    told = "Dunmore shipped 4,120 parcels, 38 of them late."
+    assert _month_read(case(asked, told, _shipped("2025-07"))) == ("june", "2025-07")
+    assert _month_read(case(asked, told, _shipped("2025-06"))) is None

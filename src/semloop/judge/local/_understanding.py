@@ -25,9 +25,11 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _ISO_CURRENCIES,
+    _MONTHS,
     _TABLE_ROW,
     _TABLE_RULE,
     _TITLES,
+    _YEAR_MONTH,
     _words,
     clauses,
     clock_times,
@@ -361,7 +363,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                     and not _heading_over(a, b, case) and not (asked[a] == "name" and _looked_up(a, case)) \
                     and not (asked[a] == "name" and kept):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _year_read(case) or _jurisdiction_swap(case) or _size_swap(case) \
+    return _sibling_swap(case) or _year_swap(case) or _year_read(case) or _month_read(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
         or _answered_beside(case, asked, missing, segments)
 
@@ -637,6 +639,22 @@ def _year_read(case: RunCase) -> tuple[str, str] | None:
         read = _year_labels(" ".join(str(v) for v in call.args.values()))
         if read and not set(read) & set(asked) and _restated(data, case.output) >= _LOOKUP_TOLD:
             return asked[0], read[0]
+    return None
+
+
+def _month_read(case: RunCase) -> tuple[str, str] | None:
+    """A month the request names ("booked for March") and the answer never writes, while a
+    call whose record the answer restates (two of its values, words or figures) was made on
+    another month ({"booked_for_month": "2024-04"}) and on no asked one: the run read the
+    month beside it. (asked, read)."""
+    asked = {_MONTHS[name]: name for kind, name, rx in _SIBLINGS
+             if kind == "period" and name in _MONTHS and rx.search(_asked_text(case.input)) and not rx.search(case.output)}
+    told = _figures_told(case.output)
+    for call, data in _json_outputs(case.tools_called) if asked else ():
+        read = {int(m): f"{y}-{m}" for y, m in _YEAR_MONTH.findall(" ".join(str(v) for v in call.args.values()))}
+        figures = {f"{float(v):g}" for v in _scalar_values(data) if isinstance(v, int | float) and not isinstance(v, bool)}
+        if read and not set(read) & set(asked) and _restated(data, case.output) + len(figures & told) >= _LOOKUP_TOLD:
+            return next(iter(asked.values())), read[min(read)]
     return None
 
 
