@@ -25,9 +25,11 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _ISO_CURRENCIES,
+    _MONTHS,
     _TABLE_ROW,
     _TABLE_RULE,
     _TITLES,
+    _YEAR_MONTH,
     _words,
     clauses,
     clock_times,
@@ -45,6 +47,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._completion import _ID_KEY
 from ._head import Evidence, head_answer, heads
 from ._task import (
     _ACTION_VERBS,
@@ -192,7 +195,7 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
         wanted = [name for name, rx in groups
                   if rx.search(asked) and not _names_member(name, rx, case.output)
-                  and not _dated_from(asked, rx)]
+                  and not _dated_from(asked, rx) and not _dates_own_act(asked, rx)]
         given = [name for name, rx in groups
                  if rx.search(case.output) and (not _names_member(name, rx, case.input)
                                                 or _said_to_work(rx, case.input))]
@@ -235,6 +238,22 @@ def _dated_from(asked: str, rx: re.Pattern[str]) -> bool:
     return bool(found) and bool(_ASKS_DATE.search(asked)) and all(
         _DAY_NUMBER.fullmatch(asked[:m.start()].split()[-1] if asked[:m.start()].split() else "")
         or _DAY_NUMBER.match(asked[m.end():].lstrip(" ")) for m in found)
+
+
+# The user's own act, done, up to the word that dates it: "we cancelled in", "I filled in the
+# form at the desk in", "we've paid on".
+_DONE_ON = re.compile(r"\b(?:i|we)(?:'ve|\s+have|\s+had)?\s+(?:\w+\s+)?(?:[a-z]{2,}ed|sent|paid|made)\b"
+                      r"[^.?!;\n]{0,60}?\b(?:in|on|during)\s+$", re.IGNORECASE)
+
+
+def _dates_own_act(asked: str, rx: re.Pattern[str]) -> bool:
+    """The request names the member only to date what the user already did, in a sentence
+    that asks nothing ("Has the refund come through? We cancelled in January."): when the
+    thing asked about began, not the thing, so the answer's other member is its own date."""
+    found = list(rx.finditer(asked))
+    return bool(found) and all(
+        _DONE_ON.search(re.split(r"[.?!\n]", asked[:m.start()])[-1])
+        and not re.match(r"[^.?!\n]*\?", asked[m.end():]) for m in found)
 
 
 _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
@@ -345,7 +364,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                     and not _heading_over(a, b, case) and not (asked[a] == "name" and _looked_up(a, case)) \
                     and not (asked[a] == "name" and kept):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _year_read(case) or _jurisdiction_swap(case) or _size_swap(case) \
+    return _sibling_swap(case) or _year_swap(case) or _year_read(case) or _month_read(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
         or _answered_beside(case, asked, missing, segments)
 
@@ -624,6 +643,22 @@ def _year_read(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _month_read(case: RunCase) -> tuple[str, str] | None:
+    """A month the request names ("booked for March") and the answer never writes, while a
+    call whose record the answer restates (two of its values, words or figures) was made on
+    another month ({"booked_for_month": "2024-04"}) and on no asked one: the run read the
+    month beside it. (asked, read)."""
+    asked = {_MONTHS[name]: name for kind, name, rx in _SIBLINGS
+             if kind == "period" and name in _MONTHS and rx.search(_asked_text(case.input)) and not rx.search(case.output)}
+    told = _figures_told(case.output)
+    for call, data in _json_outputs(case.tools_called) if asked else ():
+        read = {int(m): f"{y}-{m}" for y, m in _YEAR_MONTH.findall(" ".join(str(v) for v in call.args.values()))}
+        figures = {f"{float(v):g}" for v in _scalar_values(data) if isinstance(v, int | float) and not isinstance(v, bool)}
+        if read and not set(read) & set(asked) and _restated(data, case.output) + len(figures & told) >= _LOOKUP_TOLD:
+            return next(iter(asked.values())), read[min(read)]
+    return None
+
+
 # Regions that make their own rules (states, provinces, a UK nation, a country), each with
 # its largest cities: a place the user names is governed by its region's law. No container
 # of another region (the US, Canada, the UK) and no city two regions share a name for.
@@ -862,8 +897,11 @@ def _record_names(case: RunCase) -> set[str]:
 
 # A thing named by a label and a short number or letter: line 3, shaft 5, gate B, unit 4B.
 # A number followed by a plural or a unit counts something ("take 2 tablets", "3 days").
-_SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?(\d{1,3}[A-Za-z]?|[A-Z])\b(?![.,:]\d)"
-                   r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
+_SLOT_NUMBER = (r"(\d{1,3}[A-Za-z]?|[A-Z])\b(?![.,:]\d)"
+                r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
+_SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?" + _SLOT_NUMBER)
+# The label's other numbers offered beside it ("bay 2 or 5", "kiln 1, 3 or 4"): each is asked.
+_OTHER_SLOT = re.compile(r"\s*(?:,|/|\bor\b|\band\b)\s*" + _SLOT_NUMBER)
 
 
 # A preposition before a number says when or how much ("since 5 day", "since 9 October",
@@ -876,10 +914,18 @@ def _slots(text: str) -> set[tuple[str, str]]:
     # "March 1", "June 16": a month and its day are a date, which a term may move (due on
     # the 1st, grace through the 31st), not a thing picked from its siblings. The label is
     # an English word: "je gor 30 ljudi" counts people ("gor", up), it names no slot.
-    return {(stem(m.group(1).lower()), m.group(2).lower()) for m in _SLOT.finditer(text)
+    return {(stem(m.group(1).lower()), value.lower()) for m in _SLOT.finditer(text)
             if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS
             and m.group(1).lower() not in _NO_LABEL and not dates(m.group(0))
-            and m.group(1).lower() in vocab_words()}
+            and m.group(1).lower() in vocab_words() for value in (m.group(2), *_other_slots(text, m))}
+
+
+def _other_slots(text: str, slot: re.Match[str]) -> Iterator[str]:
+    """The numbers the text offers beside the slot's, of its form (digits or a letter)."""
+    end = slot.end()
+    while (m := _OTHER_SLOT.match(text, end)) and m.group(1)[0].isdigit() == slot.group(2)[0].isdigit():
+        yield m.group(1)
+        end = m.end()
 
 
 # A label and number said as where the user stands now ("it's week 8", "we're in year 2"):
@@ -1951,8 +1997,12 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     # entries of the document hold too ("Harbor terms." over each clause of the terms):
     # it tells that document from others, not one of its entries.
     where = entries[best][1]
-    if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
-                                      and not _titled_over(case, entries, seg_stems, best, w) for w in missing):
+    # Not where another part holds each word of the request this one holds, and more (the
+    # inside dimensions asked, the outside ones told: "dimensions" tells neither apart).
+    asked = (_part_stems(part) | set(missing)) - frozenset.intersection(*seg_stems)
+    held = {w for w in asked & seg_stems[best] if not _titled_over(case, entries, seg_stems, best, w)}
+    if cos[best] < _SOURCE_COS or held & set(missing) and not any(
+            held < asked & st for i, st in enumerate(seg_stems) if i != best):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
     # word means the answer did take up the thing asked about; a clause of an entry's
@@ -2179,10 +2229,12 @@ def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[s
     return own, best, named[best]
 
 
-def _asked_records(case: RunCase) -> Iterator[tuple[list[dict[str, Any]], list[set[str]], int, set[str]]]:
+def _asked_records(case: RunCase, *, tables: bool = False) -> Iterator[tuple[list[dict[str, Any]], list[set[str]], int, set[str]]]:
     """Each list of records the run read in which the request names one (``_asked_record``):
-    the rows, each row's own marks, the named row and the request's words naming it."""
-    for rows in _read_records(case.tools_called):
+    the rows, each row's own marks, the named row and the request's words naming it. With
+    ``tables``, a document's tables too: a row of one is a record as a call's is."""
+    documents = [rows for doc in case.context for rows in _doc_tables(doc)] if tables else []
+    for rows in [*_read_records(case.tools_called), *documents]:
         found = _asked_record(case, rows)
         if found is not None:
             yield rows, *found
@@ -2194,7 +2246,7 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
     of its own, and nothing of the named one: it answered about the wrong record. (asked
     word, record told)."""
     told = _record_marks(case.output)
-    for rows, own, best, named in _asked_records(case):
+    for rows, own, best, named in _asked_records(case, tables=True):
         if own[best] & told:
             continue
         other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
@@ -2408,7 +2460,12 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
         except ValueError:
             continue
         if isinstance(data, dict):
-            parts += [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+            # An id names its record: where the request writes another of the record's values
+            # (its name, "Harbour Quay"), it asks about that record, and the id is no part of it.
+            by_value = any(isinstance(v, str) and len(v) >= _TOLD_VALUE and not _ID_KEY.search(str(k))
+                           and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", case.input) for k, v in data.items())
+            parts += [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()
+                      if not (by_value and _ID_KEY.search(str(k)))]
     # A clock time or a date qualifies what is told (the peak's 16:30-19:00 beside its
     # headway): figures are amounts.
     figures = {m for m in _marks(_CLOCK_OR_DATE.sub(" ", case.output)) if not m.isalpha()}
@@ -2445,6 +2502,49 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
                or key_terms(v) & key_terms(case.output) - key_terms(case.input) for _, v in named):
             return None
         return named[0][0], key
+    return None
+
+
+def _key_named(key: str, stems: frozenset[str]) -> bool:
+    """The stems name the key: every word of it, or the key run together ("load-in" of
+    load_in)."""
+    words = _key_words(key)
+    return bool(words) and words <= stems or stem(re.sub(r"[\W_]", "", key.lower())) in stems
+
+
+# What asks when a thing happens: "what time is load-in", "when do the doors open".
+_ASKS_TIME = re.compile(r"\b(?:when|what time|which time|how early|how late)\b", re.IGNORECASE)
+_HALF_DAY = 12 * 60  # "7:00" is 07:00 or 19:00: a clock time is read on either half of the day
+
+
+def _clock_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked when one thing of a record happens, named by every word of its key ("load-in"
+    of load_in, beside doors and curfew), the answer gives neither its time nor its word,
+    and gives the times of two other fields of the record: it told the record's other
+    times. Each record's own fields; a figure's key is ``_key_swap``'s. (asked key, key
+    told)."""
+    if not _ASKS_TIME.search(_asked_text(case.input)):
+        return None
+    asked, said = _part_stems(case.input), word_stems(case.output)
+    told = {t % _HALF_DAY for _, t in clock_times(case.output)}
+    for _, data in _json_outputs(case.tools_called):
+        stack = [data]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(node)
+            if not isinstance(node, dict):
+                continue
+            stack.extend(node.values())
+            times = {str(k): found[0][1] % _HALF_DAY for k, v in node.items()
+                     if isinstance(v, str) and len(found := clock_times(v)) == 1}
+            named = [k for k in times if _key_named(k, asked)]
+            if len(named) != 1 or times[named[0]] in told or _key_named(named[0], said) \
+                    or _key_words(named[0]) & said:
+                continue
+            others = [k for k, t in times.items() if t in told and t != times[named[0]]]
+            if len(others) >= 2:
+                return named[0], others[0]
     return None
 
 
@@ -2769,6 +2869,9 @@ def _breakdown_swap(case: RunCase) -> tuple[str, str] | None:
 
 # A measure's short name, two capitals or more and letters only: "ADR", "RevPAR", "MTTR".
 _ACRONYM = re.compile(r"\b(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{2,8}\b")
+# Written right after a figure, a short name is that figure's unit ("6:15 PM", "3.2 GHz"),
+# no measure named.
+_AFTER_FIGURE = re.compile(r"\d\s?$")
 # What asks for a figure: "what was our ADR", "how high is the NPS".
 _ASKS_WHAT = re.compile(r"\b(?:what|how)\b", re.IGNORECASE)
 
@@ -2790,6 +2893,7 @@ def _acronym_swap(case: RunCase) -> tuple[str, str] | None:
         for m in _ACRONYM.finditer(opening):
             b = m.group(0)
             if re.search(rf"\b{b}\b", case.input, re.IGNORECASE) or not _VALUE_AFTER.match(opening, m.end()) \
+                    or _AFTER_FIGURE.search(opening, 0, m.start()) \
                     or (re.search(rf"\b{b.lower()}\b", evidence) and not re.search(rf"\b{a.lower()}\b", evidence)):
                 continue
             return a, b
@@ -2975,7 +3079,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)
+              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _clock_swap(case)
               or _sibling_heading(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
