@@ -256,14 +256,19 @@ def _marked_digressions(
 # An unannounced tail the embedder cannot read: two units or more, at least this share of the
 # answer's words and this many words.
 _UNSHARED_UNITS, _UNSHARED_SHARE, _UNSHARED_WORDS = 2, 0.3, 20
+# The words of such a tail per word it shares with the run: a tail that turns aside on a word
+# of the run (the festival the request names) and tells of it at length repeats it and no
+# more, where advice goes on in the answer's own words.
+_BRIDGE_WORDS = 40
 
 
 def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int) -> int | None:
-    """The first unit of the answer's tail that shares no word or number with the request,
-    the run's evidence (calls' arguments and outputs, retrieved context) or the answer
-    before it, after an opening that shares some with the request or the evidence: in a
-    language the embedder does not read, the words alone tell the tail is of another
-    subject (the pond's oxygen reading, then Easter customs)."""
+    """The first unit of the answer's tail that shares next to no word or number with the
+    request, the run's evidence (calls' arguments and outputs, retrieved context) or the
+    answer before it (one in _BRIDGE_WORDS of its own), after an opening that shares some
+    with the request or the evidence: in a language the embedder does not read, the words
+    alone tell the tail is of another subject (the pond's oxygen reading, then Easter
+    customs; the bagpipe the user plays, then its history and players)."""
     answer = [u for u, _ in units[n_steps:]]
     evidence = surface_words(" ".join([case.input, *case.context, *(
         f"{json.dumps(c.args, ensure_ascii=False)} {c.output}" for c in case.tools_called)]))
@@ -271,8 +276,9 @@ def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: in
     marks = [surface_words(u) for u in answer]
     for k in range(1, len(answer) - _UNSHARED_UNITS + 1):
         opening = frozenset().union(*marks[:k])
-        if (sum(words[k:]) >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words)) and opening & evidence
-                and not frozenset().union(*marks[k:]) & (evidence | opening)):
+        said = sum(words[k:])
+        if (said >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words)) and opening & evidence
+                and len(frozenset().union(*marks[k:]) & (evidence | opening)) * _BRIDGE_WORDS <= said):
             return n_steps + k
     return None
 
@@ -315,8 +321,9 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
 
 def _not_english(request: str) -> bool:
     """The request holds none of the commonest English words: written in another language,
-    which the embedder (trained on English) cannot place."""
-    return not set(_LETTER_WORDS.findall(request.lower())) & _ENGLISH
+    which the embedder (trained on English) cannot place. A lowercase "i" is a word of many
+    others ("and" in Croatian and Papiamento, "at" in Tahitian); English writes "I"."""
+    return not {w.lower() for w in _LETTER_WORDS.findall(request) if w != "i"} & _ENGLISH
 
 
 def _partly_foreign(request: str) -> bool:
@@ -479,8 +486,8 @@ def _drift_by_meaning(
                 ev.flag("stretch", 1.0, ev.notes["digression"])
     # Such a tail talks of another subject as an announced one does.
     if unshared is not None:
-        note = (f'from unit {unshared + 1} on, the answer names nothing of the request, the run '
-                f'or its own opening: "{_short(units[unshared][0])}"')
+        note = (f'from unit {unshared + 1} on, the answer names next to nothing of the request, '
+                f'the run or its own opening: "{_short(units[unshared][0])}"')
         ev.flag("stretch", 1.0, ev.notes.get("stretch", note))
         ev.flag("digression", 1.0, note)
     subject = _other_subject(case, units, cos, vectors, n_steps, embed)
