@@ -3,7 +3,10 @@ domain of its own here. In a language the embedder does not read, a long tail of
 that turns aside on one word of the run (the town the record names) and tells another
 subject at length drifts, as one that names nothing of the run does; advice that keeps
 repeating the answer's own words stays. A request whose only word shared with English is a
-lowercase "i" (Croatian "and") is in another language."""
+lowercase "i" (Croatian "and") is in another language. Where the steps went off to other
+work, the answer's tail that tells what that work's calls returned, after the asked answer,
+drifts; the same tail told from a far call with no step gone astray (the sea forecast for a
+ferry booked) stays."""
 
 from __future__ import annotations
 
@@ -56,3 +59,40 @@ def test_a_tail_after_a_request_with_a_lowercase_i_drifts(embed: Embed) -> None:
         "brudet u nekoj konobi u Varošu, a poslije kupanje na plaži Bačvice, gdje domaći igraju picigin.",
         quote)
     assert answer_off_topic_drift(palace, embed).value >= 0.5
+
+
+_HOLD = call("get_hold", {"card": "4410-2298", "title": "The Overstory"},
+             {"title": "The Overstory", "status": "ready", "pickup_by": "2025-03-14", "branch": "Northgate"})
+
+
+def test_a_tail_telling_what_the_stray_steps_calls_returned_drifts(embed: Embed) -> None:
+    events = call("find_events", {"city": "Leeds", "category": "literature"},
+                  {"events": [{"name": "Headingley Lit Fest", "guest": "Ali Smith", "date": "2025-03-15"},
+                              {"name": "Poetry Slam Night", "venue": "Belgrave Music Hall", "date": "2025-03-16"}]})
+    deals = call("get_bookshop_deals", {"city": "Leeds"},
+                 {"shop": "Waterstones Briggate", "offer": "3 for 2 on paperbacks", "ends": "2025-03-31"})
+    weekend = case(
+        "Has my library hold on The Overstory come in yet? Card 4410-2298.",
+        "Yes, your hold on The Overstory is ready at Northgate; please pick it up by 14 March.\n\n"
+        "Since you're reading again, the Headingley Lit Fest has Ali Smith on 15 March, and the Poetry Slam "
+        "Night at Belgrave Music Hall follows on the 16th. Waterstones Briggate is also running 3 for 2 on "
+        "paperbacks until 31 March, a good chance to stock up on the rest of Richard Powers.",
+        _HOLD, events, deals,
+        steps=("Check hold status", "Find literature events", "Check bookshop deals"))
+    assert answer_off_topic_drift(weekend, embed).value >= 0.5
+
+
+def test_a_far_calls_tail_with_no_step_astray_stays(embed: Embed) -> None:
+    booking = call("create_booking", {"route": "ARD-BRO", "date": "2025-05-16", "dep": "07:40", "adults": 2,
+                                      "vehicle": "car"},
+                   {"booking_ref": "CM-55231", "status": "confirmed", "total_gbp": 61.4})
+    forecast = call("get_marine_forecast", {"area": "Firth of Clyde", "date": "2025-05-16"},
+                    {"wind": "SW 6 to gale 8", "sea_state": "rough", "warning": "gale warning in force"})
+    ferry = case(
+        "Book the 7:40 ferry from Ardrossan to Brodick on Friday 16 May, a car and two adults.",
+        "Booked: CM-55231, Ardrossan to Brodick at 07:40 on Friday 16 May, a car and two adults, £61.40.\n\n"
+        "Heads-up: there's a gale warning for the Firth of Clyde that day, south-westerly 6 to gale 8 and "
+        "rough seas, so check the service status the evening before; if the sailing is cancelled you "
+        "can move to a later one at no charge.",
+        booking, forecast, steps=("Book sailing", "Check sea forecast"))
+    assert answer_off_topic_drift(ferry, embed).value < 0.5

@@ -430,7 +430,7 @@ def _drift_by_meaning(
     if stray:
         stray += [i for i in range(n_steps, len(units)) if off[i] and _REPORTS_WORK.search(units[i][0])]
     # The answer telling what a call about something else returned is that other work too.
-    drawn = [i for i in _drawn_off(case, units, n_steps, embed) if i not in stray]
+    drawn = [i for i in _drawn_off(case, units, n_steps, embed, wandered=bool(stray)) if i not in stray]
     ev.flag("stray_work", sum(words[i] for i in stray + drawn) / total,
             f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else
             f'it tells what a call about something else returned: "{_short(units[drawn[0]][0])}"' if drawn else "")
@@ -490,6 +490,11 @@ def _drift_by_meaning(
                 f'the run or its own opening: "{_short(units[unshared][0])}"')
         ev.flag("stretch", 1.0, ev.notes.get("stretch", note))
         ev.flag("digression", 1.0, note)
+    # The answer's tail telling what the other work the steps went off to returned leaves the
+    # request, as a far stretch does, whatever its cosines.
+    if stray and drawn:
+        ev.flag("stretch", 1.0, ev.notes.get("stretch", f'from unit {drawn[0] + 1} on, the answer tells '
+                                             f'what its other work returned: "{_short(units[drawn[0]][0])}"'))
     subject = _other_subject(case, units, cos, vectors, n_steps, embed)
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
@@ -561,14 +566,17 @@ _SOURCE_MARKS = 2  # an answer unit shares this many words or numbers with what 
 _SEARCHES = re.compile(r"search|find|query|look_?up|browse", re.IGNORECASE)
 
 
-def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed) -> list[int]:
+def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed,
+               *, wandered: bool = False) -> list[int]:
     """The answer's units that restate what a call returned about something else: each
     unit's source is the evidence item it shares most words and numbers with (a record of
     a list, else a call with its arguments), and that item is far from the request while
     another item of the run is nearer to it by a margin, or none is near (a search for ski
     resorts beside the sales query a demand forecast wanted; the "global recycling facts"
     result beside the collection calendar). What the run read for the request, however
-    it answers, is no drift."""
+    it answers, is no drift. Where the steps went off to other work (``wandered``), the
+    answer's tail drawn from far results, after its opening on the request, reports that
+    work (the repair ticket, then the week's jazz listings and the weekend's weather)."""
     items: list[str] = []
     # A record of a listing is read with the call that listed it: an email of the inbox the
     # request asks about is that inbox's, however far its sender and subject are from the
@@ -614,9 +622,11 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
            and sum(shared[j] for j in near) <= 1]
     # An answer that also tells what the run read for the request uses the far result to
     # explain or extend it (the storm that holds the flight): only an answer drawn wholly
-    # from far results, and most of it, left the request.
+    # from far results, and most of it, left the request; or, once the steps went off to
+    # other work, a tail drawn from them after the answer on the request, most of it.
     words = [len(units[i][0].split()) for i in range(n_steps, len(units))]
-    if len(off) < len(sources) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
+    tail = wandered and bool(off) and all(i in off for i in sources if i > min(off))
+    if (len(off) < len(sources) and not tail) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
         return []
     return off
 
