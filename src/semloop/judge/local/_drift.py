@@ -567,7 +567,7 @@ _SEARCHES = re.compile(r"search|find|query|look_?up|browse", re.IGNORECASE)
 
 
 def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed,
-               *, wandered: bool = False) -> list[int]:
+               *, wandered: bool) -> list[int]:
     """The answer's units that restate what a call returned about something else: each
     unit's source is the evidence item it shares most words and numbers with (a record of
     a list, else a call with its arguments), and that item is far from the request while
