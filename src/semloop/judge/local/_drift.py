@@ -253,14 +253,19 @@ def _marked_digressions(
 # An unannounced tail the embedder cannot read: two units or more, at least this share of the
 # answer's words and this many words.
 _UNSHARED_UNITS, _UNSHARED_SHARE, _UNSHARED_WORDS = 2, 0.3, 20
+# The words of such a tail per word it shares with the run: a tail that turns aside on a word
+# of the run (the festival the request names) and tells of it at length repeats it and no
+# more, where advice goes on in the answer's own words.
+_BRIDGE_WORDS = 40
 
 
 def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int) -> int | None:
-    """The first unit of the answer's tail that shares no word or number with the request,
-    the run's evidence (calls' arguments and outputs, retrieved context) or the answer
-    before it, after an opening that shares some with the request or the evidence: in a
-    language the embedder does not read, the words alone tell the tail is of another
-    subject (the pond's oxygen reading, then Easter customs)."""
+    """The first unit of the answer's tail that shares next to no word or number with the
+    request, the run's evidence (calls' arguments and outputs, retrieved context) or the
+    answer before it (one in _BRIDGE_WORDS of its own), after an opening that shares some
+    with the request or the evidence: in a language the embedder does not read, the words
+    alone tell the tail is of another subject (the pond's oxygen reading, then Easter
+    customs; the bagpipe the user plays, then its history and players)."""
     answer = [u for u, _ in units[n_steps:]]
     evidence = surface_words(" ".join([case.input, *case.context, *(
         f"{json.dumps(c.args, ensure_ascii=False)} {c.output}" for c in case.tools_called)]))
@@ -268,8 +273,9 @@ def _unshared_tail(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: in
     marks = [surface_words(u) for u in answer]
     for k in range(1, len(answer) - _UNSHARED_UNITS + 1):
         opening = frozenset().union(*marks[:k])
-        if (sum(words[k:]) >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words)) and opening & evidence
-                and not frozenset().union(*marks[k:]) & (evidence | opening)):
+        said = sum(words[k:])
+        if (said >= max(_UNSHARED_WORDS, _UNSHARED_SHARE * sum(words)) and opening & evidence
+                and len(frozenset().union(*marks[k:]) & (evidence | opening)) * _BRIDGE_WORDS <= said):
             return n_steps + k
     return None
 
@@ -312,8 +318,9 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
 
 def _not_english(request: str) -> bool:
     """The request holds none of the commonest English words: written in another language,
-    which the embedder (trained on English) cannot place."""
-    return not set(_LETTER_WORDS.findall(request.lower())) & _ENGLISH
+    which the embedder (trained on English) cannot place. A lowercase "i" is a word of many
+    others ("and" in Croatian and Papiamento, "at" in Tahitian); English writes "I"."""
+    return not {w.lower() for w in _LETTER_WORDS.findall(request) if w != "i"} & _ENGLISH
 
 
 def _partly_foreign(request: str) -> bool:
@@ -420,7 +427,7 @@ def _drift_by_meaning(
     if stray:
         stray += [i for i in range(n_steps, len(units)) if off[i] and _REPORTS_WORK.search(units[i][0])]
     # The answer telling what a call about something else returned is that other work too.
-    drawn = [i for i in _drawn_off(case, units, n_steps, embed) if i not in stray]
+    drawn = [i for i in _drawn_off(case, units, n_steps, embed, wandered=bool(stray)) if i not in stray]
     ev.flag("stray_work", sum(words[i] for i in stray + drawn) / total,
             f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else
             f'it tells what a call about something else returned: "{_short(units[drawn[0]][0])}"' if drawn else "")
@@ -476,10 +483,15 @@ def _drift_by_meaning(
                 ev.flag("stretch", 1.0, ev.notes["digression"])
     # Such a tail talks of another subject as an announced one does.
     if unshared is not None:
-        note = (f'from unit {unshared + 1} on, the answer names nothing of the request, the run '
-                f'or its own opening: "{_short(units[unshared][0])}"')
+        note = (f'from unit {unshared + 1} on, the answer names next to nothing of the request, '
+                f'the run or its own opening: "{_short(units[unshared][0])}"')
         ev.flag("stretch", 1.0, ev.notes.get("stretch", note))
         ev.flag("digression", 1.0, note)
+    # The answer's tail telling what the other work the steps went off to returned leaves the
+    # request, as a far stretch does, whatever its cosines.
+    if stray and drawn:
+        ev.flag("stretch", 1.0, ev.notes.get("stretch", f'from unit {drawn[0] + 1} on, the answer tells '
+                                             f'what its other work returned: "{_short(units[drawn[0]][0])}"'))
     subject = _other_subject(case, units, cos, vectors, n_steps, embed)
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
@@ -551,14 +563,17 @@ _SOURCE_MARKS = 2  # an answer unit shares this many words or numbers with what 
 _SEARCHES = re.compile(r"search|find|query|look_?up|browse", re.IGNORECASE)
 
 
-def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed) -> list[int]:
+def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed,
+               *, wandered: bool) -> list[int]:
     """The answer's units that restate what a call returned about something else: each
     unit's source is the evidence item it shares most words and numbers with (a record of
     a list, else a call with its arguments), and that item is far from the request while
     another item of the run is nearer to it by a margin, or none is near (a search for ski
     resorts beside the sales query a demand forecast wanted; the "global recycling facts"
     result beside the collection calendar). What the run read for the request, however
-    it answers, is no drift."""
+    it answers, is no drift. Where the steps went off to other work (``wandered``), the
+    answer's tail drawn from far results, after its opening on the request, reports that
+    work (the repair ticket, then the week's jazz listings and the weekend's weather)."""
     items: list[str] = []
     # A record of a listing is read with the call that listed it: an email of the inbox the
     # request asks about is that inbox's, however far its sender and subject are from the
@@ -604,9 +619,11 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
            and sum(shared[j] for j in near) <= 1]
     # An answer that also tells what the run read for the request uses the far result to
     # explain or extend it (the storm that holds the flight): only an answer drawn wholly
-    # from far results, and most of it, left the request.
+    # from far results, and most of it, left the request; or, once the steps went off to
+    # other work, a tail drawn from them after the answer on the request, most of it.
     words = [len(units[i][0].split()) for i in range(n_steps, len(units))]
-    if len(off) < len(sources) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
+    tail = wandered and bool(off) and all(i in off for i in sources if i > min(off))
+    if (len(off) < len(sources) and not tail) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
         return []
     return off
 
