@@ -1,0 +1,82 @@
+"""TASK_COMPLETION on false alarms of blind69 … blind71b (opened this round), each tested in
+a domain of its own here: a retry handed to the user after the run retried the failed act
+itself is an honest end; an offer of more after a look asked and answered takes up no act;
+an act asked on a yes the answer denies is not owed, so saying it was not begun leaves no
+work; a word of an unread language that the answer says back (a greeting both open with)
+is no act left unnamed. Recall: each still fires where the work was not done."""
+
+from __future__ import annotations
+
+from semloop.case import ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import answer_task_completion
+
+from .conftest import call, case
+
+
+def _tc(request: str, answer: str, *calls: ToolCall, embed: Embed) -> float:
+    return float(answer_task_completion(case(request, answer, *calls), embed).value)
+
+
+_SPIN = "Book me into Thursday's 7am spin class please."
+_DOWN = call("book_class", {"member": "GM-5512", "class": "spin", "slot": "2025-03-13T07:00"},
+             "HTTP 502 Bad Gateway", success=False)
+
+
+def test_a_retry_handed_back_after_the_run_retried_itself(embed: Embed) -> None:
+    said = ("I tried to book you into Thursday's 07:00 spin class three times, but the booking system "
+            "returned an error each time, so you're not booked and nothing was charged. Could you try again "
+            "in an hour, or ring the front desk on 0161 496 0732?")
+    assert _tc(_SPIN, said, _DOWN, _DOWN, _DOWN, embed=embed) < 0.5
+    # One attempt, then the retry put on the user: still work left.
+    said = ("I couldn't book the 07:00 spin class because the booking system timed out. The class still has "
+            "places, so please try again later today.")
+    assert _tc(_SPIN, said, _DOWN, embed=embed) >= 0.5
+
+
+def test_an_offer_of_more_after_a_look_asked_and_answered(embed: Embed) -> None:
+    def search(**args: object) -> ToolCall:
+        return call("search_payments", args, {"count": 0, "results": []})
+
+    asked = ("Can you check whether any supplier invoices last month were paid into the old bank account "
+             "(ending 4471)? We switched banks on the 3rd.")
+    said = ("Checked — none were. I searched October's outgoing transfers for the account ending 4471, then "
+            "widened it to every transfer since the 3rd: no results either time. If you want, I can also check "
+            "invoices that are approved but not yet paid, in case any still carry the old details.")
+    runs = (search(account_ending="4471", month="2024-10"), search(account_ending="4471", since="2024-10-03"))
+    assert _tc(asked, said, *runs, embed=embed) < 0.5
+    # The offer takes up the act asked: still caught.
+    booked = call("book_table", {"venue": "Rosa's", "date": "2025-03-14", "covers": 4},
+                  {"status": "booked", "time": "19:30"})
+    assert _tc("Book a table for four at Rosa's on Friday and put it in my calendar.",
+               "Booked: Rosa's, Friday at 19:30, a table for four. I can also add it to your calendar if you'd like.",
+               booked, embed=embed) >= 0.5
+
+
+_HALL = "Can the parish hall seat 180 for the ceilidh on 5 April? If so, start the hire booking."
+_HALL_READ = call("hall_licence", {"hall": "St Brigid's"}, {"seated_max": 150, "standing_max": 200,
+                                                           "free_dates": ["2025-04-05"]})
+
+
+def test_an_act_asked_on_a_yes_the_answer_denies(embed: Embed) -> None:
+    said = ("Not seated, no. The licence caps seated events at 150, though standing it allows 200, and 5 April "
+            "is free. Two ways on: (1) trim the seated list to 150 and I'll hire it as is, or (2) hold it as a "
+            "standing ceilidh. I haven't started the booking since the choice changes which hire form we use — "
+            "let me know which way you'd like to go.")
+    assert _tc(_HALL, said, _HALL_READ, embed=embed) < 0.5
+    # The yes given, and the act not begun: still caught.
+    said = "Yes: the hall seats 180 comfortably and 5 April is free. I haven't started the booking yet."
+    assert _tc(_HALL, said, _HALL_READ, embed=embed) >= 0.5
+
+
+def test_a_word_of_an_unread_language_the_answer_says_back(embed: Embed) -> None:
+    order = call("get_order_status", {"order": "Terracotta Blu"},
+                 {"order_id": "TB-5520", "status": "shipped", "carrier": "BRT", "eta": "2025-03-14"})
+    assert _tc("Ciao a tutti! Le mie piastrelle 'Terracotta Blu' sono partite? Le ho pagate lunedì, ma non vedo "
+               "ancora la spedizione.",
+               "Ciao a te! Ho controllato: le piastrelle 'Terracotta Blu' (TB-5520) sono state spedite con BRT, "
+               "consegna prevista venerdì 14 marzo.", order, embed=embed) < 0.5
+    # In English the noun said back names no act: still caught.
+    lights = call("streetlight_info", {"street": "Elm Road"}, {"repairs_within_days": 10, "open_faults": 0})
+    assert _tc("Report the broken streetlight outside 12 Elm Road.",
+               "Streetlights on Elm Road are repaired within 10 days of a report.", lights, embed=embed) >= 0.5
