@@ -38,6 +38,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._drift import _not_english
 from ._head import Evidence, head_answer, heads
 from ._task import (
     _ACT_LEAD,
@@ -349,6 +350,14 @@ def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
 
 # A word of a tool's name that says it reads or acts: a verb, not the thing it is done to.
 _READ_OR_ACT = _ACTION_VERBS | _READ_VERBS
+
+
+def _tried_again(calls: Sequence[ToolCall]) -> bool:
+    """The run retried a failed act itself: a later call of its tool, a retry of it, failed
+    too."""
+    return any(_failed(call) and not _reads(call) and any(_failed(c) and _retries(c, call, calls[:i])
+                                                          for c in calls[i + 1:])
+               for i, call in enumerate(calls))
 
 
 def _next_source(later: ToolCall, failed: ToolCall) -> bool:
@@ -1398,7 +1407,9 @@ def _offered_parts(run: _Run) -> list[tuple[str, bool]]:
     offered = [(part, True) for part, _ in without if part not in before]
     # A part the request's parts did not split ("book it and put it in my calendar"): the
     # offer alone takes up words of the request ("calendar") that no other sentence says.
-    only = _part_stems(run.case.input) - word_stems(" ".join(kept))
+    # Not words of a look asked ("check if any orders shipped"): an offer to look at more of
+    # such things ("I can also check orders not yet shipped") goes past the look, done.
+    only = _part_stems(_CHECKED.sub(" ", run.case.input)) - word_stems(" ".join(kept))
     words = sorted(w for s in run.sentences if _OFFER.search(s) for w in word_stems(s) & only if len(w) >= 4)
     parts = [p for p in _parts(run.case.input) if words and words[0] in word_stems(p)]
     return offered or [(p, True) for p in parts[:1]]
@@ -1697,6 +1708,26 @@ def _promised_after_looking(case: RunCase) -> str | None:
                          for a in acts)), None)
 
 
+# An act asked only on the answer to the question before it: "If yes, start the permit
+# application", "If not, open a report".
+_ON_ANSWER = re.compile(r"\bif (yes|so|not)\b[,:]?\s+([^.?!;]+)", re.IGNORECASE)
+_OPENS_YES = re.compile(r"^\W*(?:yes|yep|yeah)\b", re.IGNORECASE)
+
+
+def _denied_act(case: RunCase) -> str | None:
+    """The act the request asks only on a yes (or only on a no) that the answer's opening
+    sentence gives the other way ("Not as drawn." to "Can we do it? If yes, start the
+    permit application"): an act not owed. Its verb's stem."""
+    asked, claims = _ON_ANSWER.search(case.input), split_claims(case.output)
+    if asked is None or not claims:
+        return None
+    on_no = asked.group(1).lower() == "not"
+    if bool(_OPENS_YES.match(claims[0])) != on_no or not on_no and not _NEGATED.search(claims[0]):
+        return None
+    act = asked.group(2).strip()
+    return _imperative(act, _POLITE) or _verb_by_shape(act)
+
+
 def _asks_back(case: RunCase) -> bool:
     """The answer asks the user something the work may wait on. In a single answer a
     closing offer ("Is there anything else I can help with?") asks nothing; in a chat any
@@ -1806,6 +1837,10 @@ def _looked_not_acted(case: RunCase) -> str | None:
     shaped = set() if len(_LIST_ITEM.findall(case.output)) + len(_TABLE_ROW.findall(case.output)) >= 2 else \
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))
          and not (_ASKS_QUESTION.match(asked) and _GIVES_VALUE.fullmatch(c))} - opening
+    # In a language the rules do not read, no form of a word tells it done: one the answer
+    # says back ("Kumusta", the greeting both open with) is the most they can read as named.
+    if _not_english(case.input):
+        shaped -= word_stems(case.output)
     verbs = (_verbs_named(asked) if _asks_action(asked) else set()) | opening
     # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
     # not a text the answer delivers.
@@ -3169,12 +3204,18 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "I'm now going to transfer you to a clinical staff member": the hand-off is the end
     # of this run's part, not work it left.
     rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
+    # "I haven't started the application" after "Not as drawn" to "Can we? If yes, start
+    # it": the act asked only on a yes the answer withholds is no work left.
+    denied = _denied_act(case)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
                                                               and not _state_read(s, case)
                                                               or _BEGUN.search(s) and not _OTHERS_TURN.search(s)
                                                               or rest_offered and _REST_OFFERED.search(s)
-                      or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
-    if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
+                      or held and _HOLD.search(s)) and not _announces_handoff(s)
+                      and not (denied and denied in word_stems(s))), None)
+    # A run that retried the failed act itself and still failed ("an error three times, so
+    # nothing has been ordered") did what it could: the next try handed over is an honest end.
+    if remainder is None and (failures or _ADMITS_FAILURE.search(text)) and not _tried_again(case.tools_called):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(offered, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
