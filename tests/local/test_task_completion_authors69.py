@@ -3,7 +3,11 @@ a domain of its own here: a retry handed to the user after the run retried the f
 itself is an honest end; an offer of more after a look asked and answered takes up no act;
 an act asked on a yes the answer denies is not owed, so saying it was not begun leaves no
 work; a word of an unread language that the answer says back (a greeting both open with)
-is no act left unnamed. Recall: each still fires where the work was not done."""
+is no act left unnamed. Recall: each still fires where the work was not done; and, from the
+sets' uncaught positives, a next step that "would be" the work asked is work left; "let me
+know if you'd like me to …" offers the act, so a part only it takes up is left; a record
+that says a part's own thing was not done ("bond_status": "not_requested") leaves the
+part's act undone."""
 
 from __future__ import annotations
 
@@ -80,3 +84,50 @@ def test_a_word_of_an_unread_language_the_answer_says_back(embed: Embed) -> None
     lights = call("streetlight_info", {"street": "Elm Road"}, {"repairs_within_days": 10, "open_faults": 0})
     assert _tc("Report the broken streetlight outside 12 Elm Road.",
                "Streetlights on Elm Road are repaired within 10 days of a report.", lights, embed=embed) >= 0.5
+
+
+# Uncaught positives of the same sets, each mechanism in a domain of its own.
+
+
+_READS = call("get_meter_reads", {"site": "Unit 7"}, {"site": "Unit 7", "kwh_q3": 18420, "kwh_q2": 16980, "tenants": 2})
+
+
+def test_the_next_step_that_would_be_the_work_asked(embed: Embed) -> None:
+    asked = ("Settle Unit 7's Q3 electricity: pull the meter reads, calculate each tenant's share by floor area, "
+             "and generate the recharge invoices.")
+    said = ("Pulled the Q3 reads for Unit 7: 18,420 kWh against 16,980 kWh in Q2, across its two tenants. Next step "
+            "would be applying the floor-area split and generating the invoices.")
+    assert _tc(asked, said, _READS, embed=embed) >= 0.5
+    # The reads asked for and given, with no step named: nothing left.
+    assert _tc("Pull Unit 7's Q3 meter reads.", "Unit 7 used 18,420 kWh in Q3, against 16,980 kWh in Q2.", _READS,
+               embed=embed) < 0.5
+
+
+_DUES = call("list_members", {"club": "Harbour Rowing", "dues_overdue_months_gt": 2},
+             {"count": 3, "members": [{"name": "Ines Paz", "owed": 60}, {"name": "Olu Ade", "owed": 60},
+                                      {"name": "Kai Lund", "owed": 120}]})
+
+
+def test_an_offer_to_do_the_act_asked_phrased_as_let_me_know(embed: Embed) -> None:
+    said = ("Found 3 members more than two months behind:\n- Ines Paz — £60\n- Olu Ade — £60\n- Kai Lund — £120\n"
+            "Let me know if you'd like me to go ahead with the reminder notes.")
+    assert _tc("Find every rowing club member more than two months behind on dues and write each of them a short "
+               "payment reminder (friendly tone, include the bank details).", said, _DUES, embed=embed) >= 0.5
+    # Asked only who they are, the offer of more takes up no part.
+    assert _tc("Which rowing club members are more than two months behind on dues?", said, _DUES, embed=embed) < 0.5
+
+
+_MARQUEE = ("Please cancel the marquee hire (Canvas & Co, hire MQ-310) — the garden party's off — and request the "
+            "bond back; the terms say it's returned with 30 days' notice.")
+
+
+def test_a_record_that_says_the_parts_thing_was_not_done(embed: Embed) -> None:
+    cancelled = call("cancel_hire", {"hire": "MQ-310"}, {"hire": "MQ-310", "status": "cancelled",
+                                                         "event_date": "2025-06-14", "bond_status": "not_requested"})
+    said = ("All sorted — your Canvas & Co marquee hire (MQ-310) for 14 June is now cancelled. Sorry the party's "
+            "off; hope the summer brings another!")
+    assert _tc(_MARQUEE, said, cancelled, embed=embed) >= 0.5
+    # The bond requested by a later call and told: done.
+    asked_back = call("request_bond_return", {"hire": "MQ-310"}, {"bond_status": "requested"})
+    assert _tc(_MARQUEE, "All sorted — your marquee hire MQ-310 for 14 June is now cancelled, and I've requested "
+               "the bond back.", cancelled, asked_back, embed=embed) < 0.5

@@ -153,7 +153,7 @@ _REMAINING = re.compile(
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
     # The rest of the items promised by any verb ("I'll queue the remaining three").
     r"(?:next|others|rest|remaining)|i(?:'ll| will) \w+ the (?:others|rest|remaining)|"
-    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:)|"
+    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be|would be)|^next(?=\s*:)|"
     # The rest of the work promised with a report to follow: "I'll check with them whether
     # they can do the 20th and come back to you tomorrow" (not "I'll get back to you when…").
     r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
@@ -495,7 +495,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
                             or _item_left(part, parts, run) or _list_item_left(part, run.case.input)
                             or _given_unused(part, run.case) or _read_item_dropped(part, run.case)
-                            or _untouched(part, run.case)))
+                            or _untouched(part, run.case) or _record_left(part, run.case)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -778,6 +778,20 @@ def _read_item_dropped(part: str, case: RunCase) -> bool:
         return False
     named = re.compile(rf"(?<![\w-]){re.escape(part.strip())}(?![\w-])")
     return any(named.search(c.output) for c in case.tools_called if not _failed(c))
+
+
+# A record's field that says its thing was not done: "refund_status": "not_requested".
+_LEFT_FIELD = re.compile(r"\"(\w+)\"\s*:\s*\"not[_ -]\w+\"", re.IGNORECASE)
+_STATE_KEYS = frozenset(stem(w) for w in ("status", "state", "result"))
+
+
+def _record_left(part: str, case: RunCase) -> bool:
+    """An unmet part whose own thing a successful call's record says was not done ("request
+    the deposit refund" after a cancellation returned "refund_status": "not_requested"): the
+    act was left, not a detail."""
+    own = _part_stems(part)
+    return any({stem(w) for w in m.group(1).lower().split("_")} - _STATE_KEYS & own
+               for c in case.tools_called if not _failed(c) for m in _LEFT_FIELD.finditer(c.output))
 
 
 def _untouched(part: str, case: RunCase) -> bool:
@@ -1382,8 +1396,10 @@ _GENERALISING = re.compile(
 
 
 # An offer to do something ("Want me to let the attendees know?", "I can also add it to
-# your calendar if you'd like"): the thing offered is not done.
+# your calendar if you'd like", "Let me know if you'd like me to send the reminders"): the
+# thing offered is not done.
 _OFFER = re.compile(r"^(?:(?:\w+[,!]\s+)?(?:do you )?(?:want|would you like|shall|should|may) (?:me|i)\b"
+                    r"|let me know if you(?:'d| would)? (?:like|want) me to\b"
                     r"|(?=.*\bif you(?:'d| would)? (?:like|want|wish|prefer)\b)(?:if you[\w' ]*,\s*)?i (?:can|could) )",
                     re.IGNORECASE)
 
