@@ -7,7 +7,8 @@ is no act left unnamed. Recall: each still fires where the work was not done; an
 sets' uncaught positives, a next step that "would be" the work asked is work left; "let me
 know if you'd like me to …" offers the act, so a part only it takes up is left; a record
 that says a part's own thing was not done ("bond_status": "not_requested") leaves the
-part's act undone."""
+part's act undone; asked to email the user a thing, an answer that only says where they can
+download it, no call having sent it, hands the delivery back."""
 
 from __future__ import annotations
 
@@ -131,3 +132,18 @@ def test_a_record_that_says_the_parts_thing_was_not_done(embed: Embed) -> None:
     asked_back = call("request_bond_return", {"hire": "MQ-310"}, {"bond_status": "requested"})
     assert _tc(_MARQUEE, "All sorted — your marquee hire MQ-310 for 14 June is now cancelled, and I've requested "
                "the bond back.", cancelled, asked_back, embed=embed) < 0.5
+
+
+_FERRY = "Could you email me my boarding pass for tomorrow's ferry? Booking ref QK7T2M."
+_TRIP = call("get_trip", {"ref": "QK7T2M"}, {"ref": "QK7T2M", "sailing": "08:15", "status": "confirmed",
+                                                    "email_on_file": "d.moyo@post.example"})
+
+
+def test_a_delivery_asked_handed_back_as_where_to_fetch_it(embed: Embed) -> None:
+    said = ("Your booking QK7T2M is confirmed for the 08:15 sailing. You can download the boarding pass from the app "
+            "under My Trips, or print it at the terminal kiosk.")
+    assert _tc(_FERRY, said, _TRIP, embed=embed) >= 0.5
+    # Sent by a call, the way to fetch it again is an extra.
+    sent = call("send_email", {"to": "d.moyo@post.example", "attachment": "QK7T2M_pass.pdf"}, {"status": "sent"})
+    assert _tc(_FERRY, "I've emailed your boarding pass for the 08:15 sailing to d.moyo@post.example. You can also "
+               "download it from the app under My Trips.", _TRIP, sent, embed=embed) < 0.5

@@ -1984,7 +1984,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
         (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
-        (foretold, f'asked to send it by email or text, no call sent it, yet the answer says it will arrive: "{_short(foretold or "")}"'),
+        (foretold, f'asked to send it by email or text, no call sent it, and the answer says it will arrive or where '
+         f'to fetch it: "{_short(foretold or "")}"'),
         (thing, f'asked of things named by number, the answer takes them up one by one and never names {thing}'),
         (replied, f'asked {replied[0]} numbered things, the answer takes up {replied[1]} by number and says nothing '
          f'of the rest' if replied else ""),
@@ -2093,16 +2094,20 @@ _SEND_ME = re.compile(r"\b(?:e-?mail|text|sms)\s+(?:it |them |this |that )?(?:to
                       r"\b(?:by (?:e-?mail|text|sms)|to my (?:e-?mail|inbox|phone)|via (?:e-?mail|text|sms))\b", re.IGNORECASE)
 _ARRIVES = re.compile(r"\byou(?:'ll|\u2019ll| will| should)\s+(?:\w+\s+)?(?:receive|get)\b|\bon (?:its|their|the) way\b|"
                       r"\b(?:will|should) (?:arrive|reach you|land|be in your inbox)\b", re.IGNORECASE)
+# Or told to fetch it themselves: "You can download your card from the portal".
+_FETCH_IT = re.compile(r"\byou (?:can|could|may)\s+(?:\w+\s+)?(?:download|print|retrieve|access)\b", re.IGNORECASE)
 
 
 def _delivery_foretold(case: RunCase) -> str | None:
     """Asked to email or text the user something, no call sent anything (the calls only
-    read), and the answer says it will reach them, asking nothing and owning no failure:
-    the delivery is told, not done. The sentence."""
+    read), and the answer says it will reach them, or where they can fetch it, asking
+    nothing and owning no failure: the delivery is told or handed back, not done. The
+    sentence."""
     if not _SEND_ME.search(case.input) or not _changed_nothing(case.tools_called) \
             or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NOT_HANDED.search(case.output):
         return None
-    return next((s for s in split_claims(case.output) if _ARRIVES.search(s) and not _CONDITION.match(s)), None)
+    return next((s for s in split_claims(case.output) if (_ARRIVES.search(s) or _FETCH_IT.search(s))
+                 and not _CONDITION.match(s)), None)
 
 
 # A delivery said done: "I've also sent the questionnaires to your email", "has been emailed".
