@@ -136,7 +136,7 @@ def test_a_record_that_says_the_parts_thing_was_not_done(embed: Embed) -> None:
 
 _FERRY = "Could you email me my boarding pass for tomorrow's ferry? Booking ref QK7T2M."
 _TRIP = call("get_trip", {"ref": "QK7T2M"}, {"ref": "QK7T2M", "sailing": "08:15", "status": "confirmed",
-                                                    "email_on_file": "d.moyo@post.example"})
+                                              "email_on_file": "d.moyo@post.example"})
 
 
 def test_a_delivery_asked_handed_back_as_where_to_fetch_it(embed: Embed) -> None:

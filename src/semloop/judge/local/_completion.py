@@ -1984,8 +1984,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
         (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
-        (foretold, f'asked to send it by email or text, no call sent it, and the answer says it will arrive or where '
-         f'to fetch it: "{_short(foretold or "")}"'),
+        (foretold, f'asked to send it by email or text, no call sent it, and the answer says it will arrive or where to get it: "{_short(foretold or "")}"'),
         (thing, f'asked of things named by number, the answer takes them up one by one and never names {thing}'),
         (replied, f'asked {replied[0]} numbered things, the answer takes up {replied[1]} by number and says nothing '
          f'of the rest' if replied else ""),
