@@ -8,7 +8,8 @@ sets' uncaught positives, a next step that "would be" the work asked is work lef
 know if you'd like me to …" offers the act, so a part only it takes up is left; a record
 that says a part's own thing was not done ("bond_status": "not_requested") leaves the
 part's act undone; asked to email the user a thing, an answer that only says where they can
-download it, no call having sent it, hands the delivery back."""
+download it, no call having sent it, hands the delivery back; an email address a one-part request gives, in any language, that
+no call used and the answer never says leaves the act for it undone."""
 
 from __future__ import annotations
 
@@ -147,3 +148,18 @@ def test_a_delivery_asked_handed_back_as_where_to_fetch_it(embed: Embed) -> None
     sent = call("send_email", {"to": "d.moyo@post.example", "attachment": "QK7T2M_pass.pdf"}, {"status": "sent"})
     assert _tc(_FERRY, "I've emailed your boarding pass for the 08:15 sailing to d.moyo@post.example. You can also "
                "download it from the app under My Trips.", _TRIP, sent, embed=embed) < 0.5
+
+
+_BAKERY = "Dzień dobry, proszę wysłać fakturę za marzec na adres ksiegowosc@piekarnia-zloty.pl. Dziękuję!"
+_INVOICE = call("generate_invoice", {"client": "PZ-118", "month": "2025-03"},
+                {"invoice": "FV-2025-03-114", "total_pln": 1840, "pdf": "https://faktury.example/FV-2025-03-114.pdf"})
+
+
+def test_an_address_given_that_nothing_used_in_any_language(embed: Embed) -> None:
+    said = "Dzień dobry! Faktura FV-2025-03-114 na 1840 zł jest gotowa: https://faktury.example/FV-2025-03-114.pdf"
+    assert _tc(_BAKERY, said, _INVOICE, embed=embed) >= 0.5
+    # A call that carried the address did it.
+    sent = call("send_email", {"to": "ksiegowosc@piekarnia-zloty.pl", "attachment": "FV-2025-03-114.pdf"},
+                {"status": "sent"})
+    assert _tc(_BAKERY, "Dzień dobry! Faktura FV-2025-03-114 na 1840 zł została wysłana.", _INVOICE, sent,
+               embed=embed) < 0.5

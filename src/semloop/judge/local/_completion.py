@@ -432,7 +432,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     if len(parts) < 2:
         # One part, yet two things in it ("renew my permit and my library card").
         one = parts[0] if parts else run.case.input
-        return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
+        # An address the request gives that no call used and the answer never says, in any
+        # language: the act for it was not done, unless the answer owns a failure, asks back
+        # or says what it will do.
+        text = run.case.output
+        if _address_unused(run.case.input, run.case) and not (_ADMITS_FAILURE.search(text) or _asks_back(run.case)
+                                                                or _WE_WILL.search(text)):
+            return [(one, True)]
+        return [] if _COVERS_ALL.search(text) else _pair_missed(one, run, bool(_part_acts(one)))
     reasons = _reasons(run.case.input)
     parts = [p for p in parts if not any(p in r for r in reasons) and not _STATEMENT.match(p)] or parts
     answer = _with_irregular(word_stems(_ALL_SET.sub(" ", run.case.output)))
