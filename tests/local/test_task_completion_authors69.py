@@ -9,7 +9,9 @@ know if you'd like me to …" offers the act, so a part only it takes up is left
 that says a part's own thing was not done ("bond_status": "not_requested") leaves the
 part's act undone; asked to email the user a thing, an answer that only says where they can
 download it, no call having sent it, hands the delivery back; an email address a one-part request gives, in any language, that
-no call used and the answer never says leaves the act for it undone."""
+no call used and the answer never says leaves the act for it undone; of two codes or more a
+request gives, one a tool took a call at a time, the one no call took and the answer never
+names was left."""
 
 from __future__ import annotations
 
@@ -163,3 +165,14 @@ def test_an_address_given_that_nothing_used_in_any_language(embed: Embed) -> Non
                 {"status": "sent"})
     assert _tc(_BAKERY, "Dzień dobry! Faktura FV-2025-03-114 na 1840 zł została wysłana.", _INVOICE, sent,
                embed=embed) < 0.5
+
+
+def test_a_given_code_no_call_took_while_the_others_were(embed: Embed) -> None:
+    def hold(tool: str) -> ToolCall:
+        return call("reserve_tool", {"tool": tool, "date": "2025-05-10"}, {"tool": tool, "status": "reserved"})
+
+    asked = "Guten Tag, bitte reservieren Sie den Bohrhammer BH-2200 und die Kreissäge KS-3100 für Samstag."
+    assert _tc(asked, "Guten Tag! Der Bohrhammer BH-2200 ist für Samstag reserviert.", hold("BH-2200"),
+               embed=embed) >= 0.5
+    assert _tc(asked, "Guten Tag! Der Bohrhammer BH-2200 und die Kreissäge KS-3100 sind für Samstag reserviert.",
+               hold("BH-2200"), hold("KS-3100"), embed=embed) < 0.5

@@ -1947,7 +1947,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     sent = _delivery_claimed(case) if not foretold else None
     thing, replied = _numbered_thing_dropped(case), _numbered_replies_fewer(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
-    looked_up = _looked_up_fewer(case)
+    looked_up, code = _looked_up_fewer(case), _given_code_left(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -2001,6 +2001,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (script, f'asked for text in {script}, the answer holds none'),
         (sibling, f'asked to {_written(sibling[0], case.input)}, the run did its sibling act instead ({sibling[1]})'
          if sibling else ""),
+        (code, f'the request names {code}, a call took each of the others, and none took it nor does the answer name it'),
     ) if cond]
 
 
@@ -2819,6 +2820,26 @@ def _listed_item_skipped(case: RunCase) -> str | None:
             left = [i for j, (i, x) in enumerate(zip(items, marks, strict=True)) if j not in done and not x <= said]
             if len(done) >= 2 and left:
                 return left[0]
+    return None
+
+
+def _given_code_left(case: RunCase) -> str | None:
+    """The request gives two codes or more, a tool was called with one of them each time,
+    and one no call carried or returned, which the answer never names (three frames named
+    by their codes, one priced): in any language, the work was done for some and this one
+    was left. The code as the request writes it."""
+    given = _given_values(case.input)
+    done = [c for c in case.tools_called if not _failed(c)]
+    seen = re.sub(r"[\W_]+", "", " ".join([case.output, *(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)]))
+    left = sorted(v for v in given if v not in seen.lower())
+    if len(given) < 2 or not left:
+        return None
+    for name in dict.fromkeys(c.name for c in done):
+        carried = [{v for v in given if v in re.sub(r"[\W_]+", "", json.dumps(c.args)).lower()}
+                   for c in done if c.name == name]
+        if all(len(one) == 1 for one in carried):
+            return next((t for t in _GIVEN_CODE.findall(case.input) if re.sub(r"[\W_]+", "", t).lower() == left[0]),
+                        left[0])
     return None
 
 
