@@ -1,17 +1,17 @@
-"""TASK_COMPLETION on false alarms of blind69 … blind71b (opened this round), each tested in
-a domain of its own here: a retry handed to the user after the run retried the failed act
-itself is an honest end; an offer of more after a look asked and answered takes up no act;
-an act asked on a yes the answer denies is not owed, so saying it was not begun leaves no
-work; a word of an unread language that the answer says back (a greeting both open with)
-is no act left unnamed. Recall: each still fires where the work was not done; and, from the
-sets' uncaught positives, a next step that "would be" the work asked is work left; "let me
-know if you'd like me to …" offers the act, so a part only it takes up is left; a record
-that says a part's own thing was not done ("bond_status": "not_requested") leaves the
-part's act undone; asked to email the user a thing, an answer that only says where they can
-download it, no call having sent it, hands the delivery back; an email address a one-part request gives, in any language, that
-no call used and the answer never says leaves the act for it undone; of two codes or more a
-request gives, one a tool took a call at a time, the one no call took and the answer never
-names was left."""
+"""TASK_COMPLETION on false alarms of blind69 … blind71b (opened this round), each tested in a
+domain of its own here: a retry handed to the user after the run retried the failed act itself
+is an honest end; an offer of more after a look asked and answered takes up no act; an act
+asked on a yes the answer denies is not owed, so saying it was not begun leaves no work; a word
+of an unread language that the answer says back unchanged (a greeting both open with) is no act
+left unnamed, while one it changes may be the act only promised. Recall: each still fires where
+the work was not done; and, from the sets' uncaught positives, a next step that "would be" the
+work asked is work left; "let me know if you'd like me to …" offers the act, so a part only it
+takes up is left; a record that says a part's own thing was not done ("bond_status":
+"not_requested") leaves the part's act undone; asked to email the user a thing, an answer that
+only says where they can download it, no call having sent it, hands the delivery back; an email
+address a one-part request gives, in any language, that no call used and the answer never says
+leaves the act for it undone; of two codes or more a request gives, one a tool took a call at a
+time, the one no call took and the answer never names was left."""
 
 from __future__ import annotations
 
@@ -84,6 +84,10 @@ def test_a_word_of_an_unread_language_the_answer_says_back(embed: Embed) -> None
                "ancora la spedizione.",
                "Ciao a te! Ho controllato: le piastrelle 'Terracotta Blu' (TB-5520) sono state spedite con BRT, "
                "consegna prevista venerdì 14 marzo.", order, embed=embed) < 0.5
+    # A word the answer changes ("rinnoverò" for "Rinnova") may be the act only promised:
+    # still caught.
+    assert _tc("Rinnova a nome mio l'abbonamento alla piscina comunale per giugno, grazie.",
+               "Certo! Rinnoverò l'abbonamento alla piscina a nome suo entro oggi.", embed=embed) >= 0.5
     # In English the noun said back names no act: still caught.
     lights = call("streetlight_info", {"street": "Elm Road"}, {"repairs_within_days": 10, "open_faults": 0})
     assert _tc("Report the broken streetlight outside 12 Elm Road.",

@@ -1860,10 +1860,13 @@ def _looked_not_acted(case: RunCase) -> str | None:
     shaped = set() if len(_LIST_ITEM.findall(case.output)) + len(_TABLE_ROW.findall(case.output)) >= 2 else \
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))
          and not (_ASKS_QUESTION.match(asked) and _GIVES_VALUE.fullmatch(c))} - opening
-    # In a language the rules do not read, no form of a word tells it done: one the answer
-    # says back ("Kumusta", the greeting both open with) is the most they can read as named.
+    # In a language the rules do not read, a word by its shape may be any word: one the
+    # answer says back unchanged ("Kumusta", the greeting both open with) is used as the
+    # request used it, no act asked. One it changes ("Vou reagendar" for "Reagenda") may be
+    # the act only promised, which no form the rules read tells done.
     if _not_english(case.input):
-        shaped -= word_stems(case.output)
+        said = set(re.findall(r"[^\W\d_]+", case.output.lower()))
+        shaped -= {stem(w) for w in re.findall(r"[^\W\d_]+", asked.lower()) if w in said}
     verbs = (_verbs_named(asked) if _asks_action(asked) else set()) | opening
     # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
     # not a text the answer delivers.
