@@ -11,7 +11,9 @@ takes up is left; a record that says a part's own thing was not done ("bond_stat
 only says where they can download it, no call having sent it, hands the delivery back; an email
 address a one-part request gives, in any language, that no call used and the answer never says
 leaves the act for it undone; of two codes or more a request gives, one a tool took a call at a
-time, the one no call took and the answer never names was left."""
+time, the one no call took and the answer never names was left; a failure word in the user's
+supposition ("if you think it was added in error") owns no failure, so a record the request
+names and the run never read is still asked of."""
 
 from __future__ import annotations
 
@@ -180,3 +182,17 @@ def test_a_given_code_no_call_took_while_the_others_were(embed: Embed) -> None:
                embed=embed) >= 0.5
     assert _tc(asked, "Guten Tag! Der Bohrhammer BH-2200 und die Kreissäge KS-3100 sind für Samstag reserviert.",
                hold("BH-2200"), hold("KS-3100"), embed=embed) < 0.5
+
+
+_FINE = "Why was I charged a £4.50 overdue fine on loan LN-88120? I returned the book on the due date."
+
+
+def test_a_failure_word_in_the_users_supposition_owns_no_failure(embed: Embed) -> None:
+    said = ("Sorry about that. Overdue fines are added when items come back after their due date, to encourage "
+            "timely returns for other readers. If you think the fine was added in error, you can contact the "
+            "circulation desk and they'll be glad to look into it.")
+    assert _tc(_FINE, said, embed=embed) >= 0.5
+    # The answer's own failure, with its reason: an honest end.
+    assert _tc(_FINE, "I'm unable to open loan LN-88120 from here: loan records sit in the library's own system, "
+               "which I have no access to. The circulation desk can check the return date and waive the fine if "
+               "it was returned on time.", embed=embed) < 0.5

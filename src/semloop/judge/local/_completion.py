@@ -2847,6 +2847,7 @@ def _given_code_left(case: RunCase) -> str | None:
 
 
 # A record's own code as a user writes it ("ILL-6620", "order #77120").
+_IF_YOU_CLAUSE = re.compile(r"\bif you\b[^,.;!?]*", re.IGNORECASE)
 _RECORD_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,5}-\d{3,}[\w-]*\b|#\s?\d{3,}\b")
 
 
@@ -2856,8 +2857,11 @@ def _record_unread(case: RunCase) -> str | None:
     nor asks anything (a closing offer, "Is there anything else?", asks nothing): it speaks
     of such records in general, not of this one. The code."""
     codes = _RECORD_CODE.findall(case.input)
+    # "If you believe the fee was applied in error, …" is the user's supposition, no failure
+    # the answer owns.
     if not codes or case.tools_called or case.context or _chatted(case) or _asks_back(case) \
-            or _ADMITS_FAILURE.search(case.output) or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
+            or _ADMITS_FAILURE.search(_IF_YOU_CLAUSE.sub(" ", case.output)) \
+            or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
         return None
     said = re.sub(r"[\s#]", "", case.output)
     return None if any(re.sub(r"[\s#]", "", c) in said for c in codes) else codes[0]
