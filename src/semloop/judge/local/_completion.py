@@ -752,11 +752,16 @@ _SPOKEN_EMAIL = re.compile(r"\b([a-z0-9]+(?:\s+(?:dot|underscore)\s+[a-z0-9]+)*)
                            re.IGNORECASE)
 
 
+def _bare(text: str) -> str:
+    """The text's letters and digits alone, lower-cased: a code as any punctuation writes it."""
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
 def _given_values(text: str) -> set[str]:
     """The codes and email addresses the text holds, by their letters and digits alone."""
     written = _SPOKEN_EMAIL.sub(lambda m: f"{m.group(1)}@{m.group(2)}".replace(" dot ", ".")
                                 .replace(" underscore ", "_"), text)
-    return {re.sub(r"[\W_]+", "", v).lower() for v in _GIVEN_CODE.findall(written)}
+    return {_bare(v) for v in _GIVEN_CODE.findall(written)}
 
 
 def _given_unused(part: str, case: RunCase) -> bool:
@@ -766,7 +771,7 @@ def _given_unused(part: str, case: RunCase) -> bool:
     given = _given_values(part)
     if not given:
         return False
-    seen = re.sub(r"[\W_]+", "", " ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)).lower()
+    seen = _bare(" ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called))
     return not any(v in seen for v in given) and not given & _given_values(case.output)
 
 
@@ -2833,16 +2838,15 @@ def _given_code_left(case: RunCase) -> str | None:
     was left. The code as the request writes it."""
     given = _given_values(case.input)
     done = [c for c in case.tools_called if not _failed(c)]
-    seen = re.sub(r"[\W_]+", "", " ".join([case.output, *(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)]))
-    left = sorted(v for v in given if v not in seen.lower())
+    seen = _bare(" ".join([case.output, *(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)]))
+    left = sorted(v for v in given if v not in seen)
     if len(given) < 2 or not left:
         return None
     for name in dict.fromkeys(c.name for c in done):
-        carried = [{v for v in given if v in re.sub(r"[\W_]+", "", json.dumps(c.args)).lower()}
+        carried = [{v for v in given if v in _bare(json.dumps(c.args))}
                    for c in done if c.name == name]
         if all(len(one) == 1 for one in carried):
-            return next((t for t in _GIVEN_CODE.findall(case.input) if re.sub(r"[\W_]+", "", t).lower() == left[0]),
-                        left[0])
+            return next((t for t in _GIVEN_CODE.findall(case.input) if _bare(t) == left[0]), left[0])
     return None
 
 
