@@ -2832,10 +2832,11 @@ def _listed_item_skipped(case: RunCase) -> str | None:
 
 
 def _given_code_left(case: RunCase) -> str | None:
-    """The request gives two codes or more, a tool was called with one of them each time,
-    and one no call carried or returned, which the answer never names (three frames named
-    by their codes, one priced): in any language, the work was done for some and this one
-    was left. The code as the request writes it."""
+    """The request gives two codes or addresses or more, a tool was called with one of them
+    each time, and one no call carried or returned, which the answer never names (three
+    frames named by their codes, one priced; a fine paid by its number, the receipt's
+    address unused): in any language, the work was done for some and this one was left.
+    The code as the request writes it."""
     given = _given_values(case.input)
     done = [c for c in case.tools_called if not _failed(c)]
     seen = _bare(" ".join([case.output, *(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)]))
