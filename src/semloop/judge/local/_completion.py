@@ -1870,8 +1870,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # request used it, no act asked. One it changes ("Vou reagendar" for "Reagenda") may be
     # the act only promised, which no form the rules read tells done.
     if _not_english(case.input):
-        said = set(re.findall(r"[^\W\d_]+", case.output.lower()))
-        shaped -= {stem(w) for w in re.findall(r"[^\W\d_]+", asked.lower()) if w in said}
+        answered = set(re.findall(r"[^\W\d_]+", case.output.lower()))
+        shaped -= {stem(w) for w in re.findall(r"[^\W\d_]+", asked.lower()) if w in answered}
     verbs = (_verbs_named(asked) if _asks_action(asked) else set()) | opening
     # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
     # not a text the answer delivers.
