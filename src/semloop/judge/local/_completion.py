@@ -38,6 +38,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._drift import _not_english
 from ._head import Evidence, head_answer, heads
 from ._task import (
     _ACT_LEAD,
@@ -153,7 +154,7 @@ _REMAINING = re.compile(
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
     # The rest of the items promised by any verb ("I'll queue the remaining three").
     r"(?:next|others|rest|remaining)|i(?:'ll| will) \w+ the (?:others|rest|remaining)|"
-    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:)|"
+    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be|would be)|^next(?=\s*:)|"
     # The rest of the work promised with a report to follow: "I'll check with them whether
     # they can do the 20th and come back to you tomorrow" (not "I'll get back to you when…").
     r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
@@ -352,6 +353,14 @@ def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
 _READ_OR_ACT = _ACTION_VERBS | _READ_VERBS
 
 
+def _tried_again(calls: Sequence[ToolCall]) -> bool:
+    """The run retried a failed act itself: a later call of its tool, a retry of it, failed
+    too."""
+    return any(_failed(call) and not _reads(call) and any(_failed(c) and _retries(c, call, calls[:i])
+                                                          for c in calls[i + 1:])
+               for i, call in enumerate(calls))
+
+
 def _next_source(later: ToolCall, failed: ToolCall) -> bool:
     """The later call is the same act on another source or thing, its name differing from the
     failed one's in one word that is no verb (crm_export failed, then ticket_export on the
@@ -424,7 +433,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     if len(parts) < 2:
         # One part, yet two things in it ("renew my permit and my library card").
         one = parts[0] if parts else run.case.input
-        return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
+        # An address the request gives that no call used and the answer never says, in any
+        # language: the act for it was not done, unless the answer owns a failure, asks back
+        # or says what it will do.
+        text = run.case.output
+        if _address_unused(run.case.input, run.case) and not (_ADMITS_FAILURE.search(text) or _asks_back(run.case)
+                                                                or _WE_WILL.search(text)):
+            return [(one, True)]
+        return [] if _COVERS_ALL.search(text) else _pair_missed(one, run, bool(_part_acts(one)))
     reasons = _reasons(run.case.input)
     parts = [p for p in parts if not any(p in r for r in reasons) and not _STATEMENT.match(p)] or parts
     answer = _with_irregular(word_stems(_ALL_SET.sub(" ", run.case.output)))
@@ -487,7 +503,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
                             or _item_left(part, parts, run) or _list_item_left(part, run.case.input)
                             or _given_unused(part, run.case) or _read_item_dropped(part, run.case)
-                            or _untouched(part, run.case)))
+                            or _untouched(part, run.case) or _record_left(part, run.case)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -737,11 +753,16 @@ _SPOKEN_EMAIL = re.compile(r"\b([a-z0-9]+(?:\s+(?:dot|underscore)\s+[a-z0-9]+)*)
                            re.IGNORECASE)
 
 
+def _bare(text: str) -> str:
+    """The text's letters and digits alone, lower-cased: a code as any punctuation writes it."""
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
 def _given_values(text: str) -> set[str]:
     """The codes and email addresses the text holds, by their letters and digits alone."""
     written = _SPOKEN_EMAIL.sub(lambda m: f"{m.group(1)}@{m.group(2)}".replace(" dot ", ".")
                                 .replace(" underscore ", "_"), text)
-    return {re.sub(r"[\W_]+", "", v).lower() for v in _GIVEN_CODE.findall(written)}
+    return {_bare(v) for v in _GIVEN_CODE.findall(written)}
 
 
 def _given_unused(part: str, case: RunCase) -> bool:
@@ -751,7 +772,7 @@ def _given_unused(part: str, case: RunCase) -> bool:
     given = _given_values(part)
     if not given:
         return False
-    seen = re.sub(r"[\W_]+", "", " ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)).lower()
+    seen = _bare(" ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called))
     return not any(v in seen for v in given) and not given & _given_values(case.output)
 
 
@@ -770,6 +791,20 @@ def _read_item_dropped(part: str, case: RunCase) -> bool:
         return False
     named = re.compile(rf"(?<![\w-]){re.escape(part.strip())}(?![\w-])")
     return any(named.search(c.output) for c in case.tools_called if not _failed(c))
+
+
+# A record's field that says its thing was not done: "refund_status": "not_requested".
+_LEFT_FIELD = re.compile(r"\"(\w+)\"\s*:\s*\"not[_ -]\w+\"", re.IGNORECASE)
+_STATE_KEYS = frozenset(stem(w) for w in ("status", "state", "result"))
+
+
+def _record_left(part: str, case: RunCase) -> bool:
+    """An unmet part whose own thing a successful call's record says was not done ("request
+    the deposit refund" after a cancellation returned "refund_status": "not_requested"): the
+    act was left, not a detail."""
+    own = _part_stems(part)
+    return any({stem(w) for w in m.group(1).lower().split("_")} - _STATE_KEYS & own
+               for c in case.tools_called if not _failed(c) for m in _LEFT_FIELD.finditer(c.output))
 
 
 def _untouched(part: str, case: RunCase) -> bool:
@@ -1374,8 +1409,10 @@ _GENERALISING = re.compile(
 
 
 # An offer to do something ("Want me to let the attendees know?", "I can also add it to
-# your calendar if you'd like"): the thing offered is not done.
+# your calendar if you'd like", "Let me know if you'd like me to send the reminders"): the
+# thing offered is not done.
 _OFFER = re.compile(r"^(?:(?:\w+[,!]\s+)?(?:do you )?(?:want|would you like|shall|should|may) (?:me|i)\b"
+                    r"|let me know if you(?:'d| would)? (?:like|want) me to\b"
                     r"|(?=.*\bif you(?:'d| would)? (?:like|want|wish|prefer)\b)(?:if you[\w' ]*,\s*)?i (?:can|could) )",
                     re.IGNORECASE)
 
@@ -1399,7 +1436,9 @@ def _offered_parts(run: _Run) -> list[tuple[str, bool]]:
     offered = [(part, True) for part, _ in without if part not in before]
     # A part the request's parts did not split ("book it and put it in my calendar"): the
     # offer alone takes up words of the request ("calendar") that no other sentence says.
-    only = _part_stems(run.case.input) - word_stems(" ".join(kept))
+    # Not words of a look asked ("check if any orders shipped"): an offer to look at more of
+    # such things ("I can also check orders not yet shipped") goes past the look, done.
+    only = _part_stems(_CHECKED.sub(" ", run.case.input)) - word_stems(" ".join(kept))
     words = sorted(w for s in run.sentences if _OFFER.search(s) for w in word_stems(s) & only if len(w) >= 4)
     parts = [p for p in _parts(run.case.input) if words and words[0] in word_stems(p)]
     return offered or [(p, True) for p in parts[:1]]
@@ -1698,6 +1737,26 @@ def _promised_after_looking(case: RunCase) -> str | None:
                          for a in acts)), None)
 
 
+# An act asked only on the answer to the question before it: "If yes, start the permit
+# application", "If not, open a report".
+_ON_ANSWER = re.compile(r"\bif (yes|so|not)\b[,:]?\s+([^.?!;]+)", re.IGNORECASE)
+_OPENS_YES = re.compile(r"^\W*(?:yes|yep|yeah)\b", re.IGNORECASE)
+
+
+def _denied_act(case: RunCase) -> str | None:
+    """The act the request asks only on a yes (or only on a no) that the answer's opening
+    sentence gives the other way ("Not as drawn." to "Can we do it? If yes, start the
+    permit application"): an act not owed. Its verb's stem."""
+    asked, claims = _ON_ANSWER.search(case.input), split_claims(case.output)
+    if asked is None or not claims:
+        return None
+    on_no = asked.group(1).lower() == "not"
+    if bool(_OPENS_YES.match(claims[0])) != on_no or not on_no and not _NEGATED.search(claims[0]):
+        return None
+    act = asked.group(2).strip()
+    return _imperative(act, _POLITE) or _verb_by_shape(act)
+
+
 def _asks_back(case: RunCase) -> bool:
     """The answer asks the user something the work may wait on. In a single answer a
     closing offer ("Is there anything else I can help with?") asks nothing; in a chat any
@@ -1803,6 +1862,13 @@ def _looked_not_acted(case: RunCase) -> str | None:
     shaped = set() if len(_LIST_ITEM.findall(case.output)) + len(_TABLE_ROW.findall(case.output)) >= 2 else \
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))
          and not (_ASKS_QUESTION.match(asked) and _GIVES_VALUE.fullmatch(c))} - opening
+    # In a language the rules do not read, a word by its shape may be any word: one the
+    # answer says back unchanged ("Kumusta", the greeting both open with) is used as the
+    # request used it, no act asked. One it changes ("Vou reagendar" for "Reagenda") may be
+    # the act only promised, which no form the rules read tells done.
+    if _not_english(case.input):
+        answered = set(re.findall(r"[^\W\d_]+", case.output.lower()))
+        shaped -= {stem(w) for w in re.findall(r"[^\W\d_]+", asked.lower()) if w in answered}
     verbs = (_verbs_named(asked) if _asks_action(asked) else set()) | opening
     # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
     # not a text the answer delivers.
@@ -1886,7 +1952,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     sent = _delivery_claimed(case) if not foretold else None
     thing, replied = _numbered_thing_dropped(case), _numbered_replies_fewer(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
-    looked_up = _looked_up_fewer(case)
+    looked_up, code = _looked_up_fewer(case), _given_code_left(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1930,7 +1996,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
         (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
-        (foretold, f'asked to send it by email or text, no call sent it, yet the answer says it will arrive: "{_short(foretold or "")}"'),
+        (foretold, f'asked to send it by email or text, no call sent it, and the answer says it will arrive or where to get it: "{_short(foretold or "")}"'),
         (thing, f'asked of things named by number, the answer takes them up one by one and never names {thing}'),
         (replied, f'asked {replied[0]} numbered things, the answer takes up {replied[1]} by number and says nothing '
          f'of the rest' if replied else ""),
@@ -1940,6 +2006,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (script, f'asked for text in {script}, the answer holds none'),
         (sibling, f'asked to {_written(sibling[0], case.input)}, the run did its sibling act instead ({sibling[1]})'
          if sibling else ""),
+        (code, f'the request names {code}, a call took each of the others, and none took it nor does the answer name it'),
     ) if cond]
 
 
@@ -2039,16 +2106,20 @@ _SEND_ME = re.compile(r"\b(?:e-?mail|text|sms)\s+(?:it |them |this |that )?(?:to
                       r"\b(?:by (?:e-?mail|text|sms)|to my (?:e-?mail|inbox|phone)|via (?:e-?mail|text|sms))\b", re.IGNORECASE)
 _ARRIVES = re.compile(r"\byou(?:'ll|\u2019ll| will| should)\s+(?:\w+\s+)?(?:receive|get)\b|\bon (?:its|their|the) way\b|"
                       r"\b(?:will|should) (?:arrive|reach you|land|be in your inbox)\b", re.IGNORECASE)
+# Or told to fetch it themselves: "You can download your card from the portal".
+_FETCH_IT = re.compile(r"\byou (?:can|could|may)\s+(?:\w+\s+)?(?:download|print|retrieve|access)\b", re.IGNORECASE)
 
 
 def _delivery_foretold(case: RunCase) -> str | None:
     """Asked to email or text the user something, no call sent anything (the calls only
-    read), and the answer says it will reach them, asking nothing and owning no failure:
-    the delivery is told, not done. The sentence."""
+    read), and the answer says it will reach them, or where they can fetch it, asking
+    nothing and owning no failure: the delivery is told or handed back, not done. The
+    sentence."""
     if not _SEND_ME.search(case.input) or not _changed_nothing(case.tools_called) \
             or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NOT_HANDED.search(case.output):
         return None
-    return next((s for s in split_claims(case.output) if _ARRIVES.search(s) and not _CONDITION.match(s)), None)
+    return next((s for s in split_claims(case.output) if (_ARRIVES.search(s) or _FETCH_IT.search(s))
+                 and not _CONDITION.match(s)), None)
 
 
 # A delivery said done: "I've also sent the questionnaires to your email", "has been emailed".
@@ -2757,7 +2828,28 @@ def _listed_item_skipped(case: RunCase) -> str | None:
     return None
 
 
+def _given_code_left(case: RunCase) -> str | None:
+    """The request gives two codes or addresses or more, a tool was called with one of them
+    each time, and one no call carried or returned, which the answer never names (three
+    frames named by their codes, one priced; a fine paid by its number, the receipt's
+    address unused): in any language, the work was done for some and this one was left.
+    The code as the request writes it."""
+    given = _given_values(case.input)
+    done = [c for c in case.tools_called if not _failed(c)]
+    seen = _bare(" ".join([case.output, *(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)]))
+    left = sorted(v for v in given if v not in seen)
+    if len(given) < 2 or not left:
+        return None
+    for name in dict.fromkeys(c.name for c in done):
+        carried = [{v for v in given if v in _bare(json.dumps(c.args))}
+                   for c in done if c.name == name]
+        if all(len(one) == 1 for one in carried):
+            return next((t for t in _GIVEN_CODE.findall(case.input) if _bare(t) == left[0]), left[0])
+    return None
+
+
 # A record's own code as a user writes it ("ILL-6620", "order #77120").
+_IF_YOU_CLAUSE = re.compile(r"\bif you\b[^,.;!?]*", re.IGNORECASE)
 _RECORD_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,5}-\d{3,}[\w-]*\b|#\s?\d{3,}\b")
 
 
@@ -2767,8 +2859,11 @@ def _record_unread(case: RunCase) -> str | None:
     nor asks anything (a closing offer, "Is there anything else?", asks nothing): it speaks
     of such records in general, not of this one. The code."""
     codes = _RECORD_CODE.findall(case.input)
+    # "If you believe the fee was applied in error, …" is the user's supposition, no failure
+    # the answer owns.
     if not codes or case.tools_called or case.context or _chatted(case) or _asks_back(case) \
-            or _ADMITS_FAILURE.search(case.output) or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
+            or _ADMITS_FAILURE.search(_IF_YOU_CLAUSE.sub(" ", case.output)) \
+            or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
         return None
     said = re.sub(r"[\s#]", "", case.output)
     return None if any(re.sub(r"[\s#]", "", c) in said for c in codes) else codes[0]
@@ -3166,12 +3261,18 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "I'm now going to transfer you to a clinical staff member": the hand-off is the end
     # of this run's part, not work it left.
     rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
+    # "I haven't started the application" after "Not as drawn" to "Can we? If yes, start
+    # it": the act asked only on a yes the answer withholds is no work left.
+    denied = _denied_act(case)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
                                                               and not _state_read(s, case)
                                                               or _BEGUN.search(s) and not _OTHERS_TURN.search(s)
                                                               or rest_offered and _REST_OFFERED.search(s)
-                      or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
-    if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
+                      or held and _HOLD.search(s)) and not _announces_handoff(s)
+                      and not (denied and denied in word_stems(s))), None)
+    # A run that retried the failed act itself and still failed ("an error three times, so
+    # nothing has been ordered") did what it could: the next try handed over is an honest end.
+    if remainder is None and (failures or _ADMITS_FAILURE.search(text)) and not _tried_again(case.tools_called):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(offered, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
