@@ -87,3 +87,30 @@ def test_an_english_number_word_in_another_language(embed: Embed) -> None:
     kit = "Paket sewa tenda: tenda 4 orang, matras, kompor. Kompor gas tidak termasuk tabung."
     q = "Paketnya sudah termasuk tabung gas?"
     assert found(embed, q, "Tabung gas ten termasuk ring paket puniki.", kit).get("numbers", 0) == 0
+
+
+def test_opening_hours_said_with_a_dash(embed: Embed) -> None:
+    pool = {"site": "Harbour Baths", "lanes": 6, "hours": ["Mon–Fri 07:00–19:00"], "sauna": False}
+    q = "When can I swim at the Harbour Baths on a weekday?"
+    said = "The lanes are open on weekdays 7–{}, so an after-work swim is fine."
+    assert found(embed, q, said.format("7"), tool=pool).get("numbers", 0) == 0
+    assert found(embed, q, said.format("9"), tool=pool).get("numbers", 0) >= 1
+
+
+def test_a_fraction_of_an_inch_restated_in_millimetres(embed: Embed) -> None:
+    drill = {"part": "CB-118 hinge", "pilot_hole_in": 0.1875, "screw": "No. 8 x 3/4"}
+    q = "What drill size for the CB-118 hinge pilot holes?"
+    said = "Use a 3/16\" bit (about {} mm) for the pilot holes."
+    assert found(embed, q, said.format("5"), tool=drill).get("numbers", 0) == 0
+    assert found(embed, q, said.format("7"), tool=drill).get("numbers", 0) >= 1
+
+
+def test_a_list_whose_items_name_their_own_values(embed: Embed) -> None:
+    water = {"status": "FINAL", "sampled": "2024-05-14", "results": [
+        {"code": "NO3", "value": 31, "unit": "mg/L", "ref": "0-50"}, {"code": "CAL", "value": 102, "unit": "mg/L", "ref": "20-200"},
+        {"code": "FE", "value": 14, "unit": "µg/L", "ref": "0-200"}, {"code": "ZN", "value": 39, "unit": "µg/L", "ref": "0-3000"}]}
+    q = "Borehole 3 water test — anything out of range?"
+    said = "Nothing is out of range. CAL {} mg/L, iron 14 µg/L and zinc 39 µg/L are all within range."
+    assert found(embed, q, said.format("102"), tool=water).get("bound", 0) == 0
+    # The value of the row the item calls is still its own: another row's there is crossed.
+    assert found(embed, q, said.format("31"), tool=water).get("bound", 0) >= 1
