@@ -529,16 +529,19 @@ def _priced(q: Quantity, claim: str, ev: _Evidence) -> bool:
 _INCH_FRACTION = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})\s?(?:\"|\u2033|-?inch(?:es)?\b|in\b)")
 
 
+_MM_PER_INCH = 25.4
+
+
 def _inch_fractions(claim: str, ev: _Evidence) -> list[Quantity]:
     """The claim's fractions of an inch (see ``_INCH_FRACTION``) that the evidence gives,
-    as a decimal ("bleed in: 0.125" for 1/8") or written so, in inches: a restatement in
-    another unit ("about 3 mm") is the same fact."""
+    as a decimal ("bleed in: 0.125" for 1/8") or written so, in inches and in millimetres,
+    as trades restate them ("about 3 mm"): the same fact."""
     out: list[Quantity] = []
     for m in _INCH_FRACTION.finditer(claim):
         a, b = int(m.group(1)), int(m.group(2))
         q = Quantity(m.group(0), a / b, "in", 0.001, False) if b else None
         if q and (number_supported(q, ev.direct) or f"{a}/{b}" in ev.lower):
-            out.append(q)
+            out += [q, replace(q, value=q.value * _MM_PER_INCH, unit="mm")]
     return out
 
 
