@@ -94,13 +94,14 @@ _SMALL_COUNT, _COUNT = 3, 1.5  # a bare count up to 3 that no evidence holds: we
 # product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
 _ARITHMETIC = re.compile(
     r"\b(?:total|sum|combined|altogether|in all|difference|more than|less than|fewer|left|"
-    r"remaining|remain|balance|net|average|mean|per|each|times|twice|half|increase[sd]?|decrease[sd]?|"
+    r"remaining|remain|net|average|mean|per|each|times|twice|half|increase[sd]?|decrease[sd]?|"
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after(?!\s+\d)|before|earlier|later|ago|less|deduct\w*|"
     r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b|"  # "add 7.70 GBP more": a difference
     r"\bleav(?:es|ing)\s+(?:(?:you|us|it)\s+(?:with\s+)?)?(?:about\s+|roughly\s+|just\s+)?[$€£¥]?\d|"  # "that leaves 47.4 t"
+    r"\bbalance\s+(?:of\s+|due\s+|is\s+|:\s*)?[$€£¥]?\d|"  # "Balance of £3,160.80 due": what the deposit leaves
     r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
     re.IGNORECASE,
 )
@@ -546,12 +547,12 @@ def _inch_fractions(claim: str, ev: _Evidence) -> list[Quantity]:
 
 
 def _from_worked(q: Quantity, given: Sequence[Quantity], worked: Sequence[Quantity]) -> bool:
-    """``q`` is one step of arithmetic from the claim's supported figures and the figures
-    the answer worked out (``worked``: its shares, products and shown results), with one of
-    the latter and none of them ``q`` itself."""
-    operands = [x for x in [*given, *worked] if x.value != q.value]
-    return any(w.value != q.value for w in worked) and len(operands) > 1 and number_supported(
-        q, derived_values(operands))
+    """``q`` is the sum or the difference of a figure the answer worked out (``worked``: its
+    shares and its written-out results) and another of the claim's supported or worked
+    figures, none of them ``q`` itself."""
+    return number_supported(q, sorted(v for w in worked if w.value != q.value for a in [*given, *worked]
+                                      if a is not w and a.value != q.value
+                                      for v in (a.value + w.value, abs(a.value - w.value))))
 
 
 def _rescaled(q: Quantity, ev: _Evidence) -> bool:
@@ -837,6 +838,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     worked = [(q, c) for q in stated for c in stated if c is not q and _multiplier(c)
               and number_supported(q, sorted(c.value * v for v in ev.direct if v != 1))]
     times = {id(x) for pair in worked for x in pair}
+    # Its product exact ("4 days … Rp 1,400,000" at 350,000), no percentage: no slip of the
+    # value one digit away (see _miscopied); a product near one by rounding may be.
+    products = {id(q) for q, c in worked if q.unit != "%" and any(
+        math.isclose(q.value, c.value * v) for v in ev.direct)}
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly;
     # so is "weekdays 8–6" of 08:00–18:00, a dash between two such hours.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
@@ -875,10 +880,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # out, though a tenth of the amount is one digit from it (see _miscopied).
     shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
     # "… 60% of it, 318,000; the rest 212,000", "… = MK 300,000. Delivery MK 15,000, MK 315,000
-    # in all": a share or a product the claim works out, or a result whose working the answer
-    # shows (``ev.shown``), is an operand of the claim's next step, its words read or not (in
-    # another language they say nothing of arithmetic).
-    worked_by_answer = [q for q in stated if number_supported(q, shares) or any(q is p for p, _ in worked)] + [
+    # in all": a share the claim works out, or a result whose working the answer shows
+    # (``ev.shown``), is an operand of the claim's next step, its words read or not (in another
+    # language they say nothing of arithmetic).
+    worked_by_answer = [q for q in stated if number_supported(q, shares)] + [
         Quantity(f"{v:g}", v, "", 1.0, False) for v in ev.shown]
     # "Riverside Park with 14 bikes in total" (bikes 11, e-bikes 3): a result worked out
     # from the values of the one record the claim names is no slip of one of them.
@@ -932,7 +937,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
                 or number_supported(q, mine) or number_supported(q, shares) or applied or own_form(q)
-                or id(q) in times or stepped_on or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
+                or id(q) in products or stepped_on or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
@@ -1219,7 +1224,7 @@ def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
     # it is no part of the measure. A count of other things is none either, unless the
     # claim lists it after the total's colon ("17 centrepieces: 14 for …, 2 spares …").
     end = _stated_at(claim, total) + len(total.text)
-    its_list = _ITS_LIST.match(claim[end:])
+    its_list = _TOTAL_LIST.match(claim[end:])
     listed = range(end + its_list.start(1), end + its_list.end(1)) if its_list else range(0)
     parts = [q for q in stated if q is not total and q.text not in missing
              and q.unit in (total.unit, "") and 0 < q.value < total.value
@@ -1233,6 +1238,7 @@ def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
     return parts, number_supported(total, [sum(q.value for q in parts)])
 
 
+_TOTAL_LIST = re.compile(r"^[^:.;!?()]{0,40}:\s*([^.;!?]+)")  # not one a bracket closes before
 _EACH = re.compile(r"\s*(?:each|apiece|a piece|per (?:item|person|head|day|night|shift))\b", re.IGNORECASE)
 
 
