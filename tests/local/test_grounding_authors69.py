@@ -7,8 +7,10 @@ earlier sentence worked out, added on in a sentence whose language the rules do 
 a record's thousands parted by a dot ("3.200 Stück"), the answer's by a comma; the balance
 left of a total after the deposit; an equation's result in a line that opens with the name of
 its first operand; a total itemised after its colon, one part counting another noun; an
-English number word inside a claim in another language. Recall: each check still fires on
-the wrong figure beside it."""
+English number word inside a claim in another language; opening hours said with a dash
+("weekdays 7–7" of 07:00–19:00); a fraction of an inch restated in millimetres; a list whose
+items each name their own value. Recall: each check still fires on the wrong figure beside
+it."""
 
 from __future__ import annotations
 
