@@ -838,10 +838,6 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     worked = [(q, c) for q in stated for c in stated if c is not q and _multiplier(c)
               and number_supported(q, sorted(c.value * v for v in ev.direct if v != 1))]
     times = {id(x) for pair in worked for x in pair}
-    # Its product exact ("4 days … Rp 1,400,000" at 350,000), no percentage: no slip of the
-    # value one digit away (see _miscopied); a product near one by rounding may be.
-    products = {id(q) for q, c in worked if q.unit != "%" and any(
-        math.isclose(q.value, c.value * v) for v in ev.direct)}
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly;
     # so is "weekdays 8–6" of 08:00–18:00, a dash between two such hours.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
@@ -860,6 +856,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # states from the evidence is its own working, whatever its wording.
     worked_here = _record_worked(claim, ev) | _unit_defined(stated)
     given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
+    # A product of the count and another figure the claim states, exact ("Rp 350,000 … 4 days
+    # … Rp 1,400,000"), no percentage: no slip of a value one digit away (see _miscopied). Of
+    # a figure the claim does not state, or near by rounding, it may be one.
+    products = {id(q) for q, c in worked if q.unit != "%" and any(
+        b is not q and b is not c and math.isclose(q.value, c.value * b.value) for b in given)}
 
     # "The three jobs need 12 sheets in total" where the request says each needs 4: worked
     # out from the request's own numbers.
