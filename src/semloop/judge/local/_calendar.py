@@ -27,9 +27,10 @@ from typing import Any
 
 # Every decimal digit of every script (Bengali ৯, Devanagari ९, Arabic-Indic ٩, Persian ۹,
 # Thai ๙, fullwidth ９ …) as its ASCII digit: numbers are then read, and compared with the
-# context's, the same whichever script writes them.
-DIGITS = str.maketrans({chr(c): str(unicodedata.digit(chr(c))) for c in range(128, sys.maxunicode + 1)
-                        if unicodedata.category(chr(c)) == "Nd"})
+# context's, the same whichever script writes them. So are the Arabic script's percent sign,
+# decimal point and thousands separator ("60٪" is a share, as "60%" is).
+DIGITS = str.maketrans({**{chr(c): str(unicodedata.digit(chr(c))) for c in range(128, sys.maxunicode + 1)
+                           if unicodedata.category(chr(c)) == "Nd"}, "\u066a": "%", "\u066b": ".", "\u066c": ","})
 
 
 def ascii_digits(text: str) -> str:

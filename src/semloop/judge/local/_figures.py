@@ -19,6 +19,7 @@ from ._claims import (
     _CONVERSIONS,
     Quantity,
     _dimension,
+    _words,
     clock_times,
     converted,
     date_supported,
@@ -100,6 +101,7 @@ _ARITHMETIC = re.compile(
     r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b|"  # "add 7.70 GBP more": a difference
     r"\bleav(?:es|ing)\s+(?:(?:you|us|it)\s+(?:with\s+)?)?(?:about\s+|roughly\s+|just\s+)?[$€£¥]?\d|"  # "that leaves 47.4 t"
+    r"\bbalance\s+(?:of\s+|due\s+|is\s+|:\s*)?[$€£¥]?\d|"  # "Balance of £3,160.80 due": what the deposit leaves
     r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
     re.IGNORECASE,
 )
@@ -126,9 +128,10 @@ _BRACKETED = re.compile(r"\([^()]*\)")
 
 def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
     """The results whose working the answer shows, from operands the evidence supports (in
-    ``values``): the sum of the parts it itemises, one number plus or minus the next. A result
-    stated apart from its working ("Your take-home is £3,065.50. That's £4,200 minus …") is
-    then supported wherever the answer states it."""
+    ``values``): the sum of the parts it itemises, one number plus or minus the next; and
+    the result of a working it writes out ("200 × 1,500 = 300,000", see ``_equated``). A
+    result stated apart from its working ("Your take-home is £3,065.50. That's £4,200 minus
+    …") is then supported wherever the answer states it."""
     out: list[float] = []
     for claim in claims:
         placed: list[tuple[Quantity, int, int]] = []
@@ -139,6 +142,8 @@ def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
                 continue
             at = start + len(q.text)
             placed.append((q, start, at))
+            if _equated(q, claim):
+                out.append(q.value)
         for q, _, end in placed:
             m = _ITEMISED.match(claim[end:])
             parts = quantities(m.group(1)) if m else []
@@ -238,7 +243,9 @@ def _sibling_units(text: str) -> list[tuple[float, str]]:
 _SCALES = (1e3, 1e6, 1e9)
 
 _OPERAND_STEPS = 2
-_PAIRED = re.compile(r"(?<![\w.,:/\-\u2013])(\d{1,3})\s?[-\u2013]\s?(\d{1,3})(?![\w.,:/\-\u2013]*\d)")
+# "score: 0-3", "ref: 0.27-4.20": two small numbers or two decimals joined by a hyphen, a pair
+# or a range that states both (the day/month/year reading takes "27-4.20" for a date).
+_PAIRED = re.compile(r"(?<![\w.,:/\-\u2013])(\d{1,3}(?:\.\d+)?)\s?[-\u2013]\s?(\d{1,3}(?:\.\d+)?)(?![\w.,:/\-\u2013]*\d)")
 _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
 
 _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
@@ -274,6 +281,7 @@ def _multiplier(q: Quantity) -> bool:
 
 _HOUR_RANGE = re.compile(r"\b(?:between|from)\s+(\d{1,2})(?:\s*[ap]\.?m\.?)?\s*(?:and|to|until|till)\s+"
                          r"(\d{1,2})\b", re.IGNORECASE)
+_HOUR_DASH = re.compile(r"(?<![\w.,:/\-\u2013])(\d{1,2})\s?[-\u2013]\s?(\d{1,2})(?![\w:/%\-\u2013]|[.,]\d)")
 _MAX_MULTIPLIER = 12  # "three months", "twelve sessions": a count a price is multiplied by
 
 
@@ -305,12 +313,15 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
     if q.value != int(q.value):
         return False  # 1.2 for 1.23 is rounding: only whole numbers are copied wrong
     mine = str(int(q.value))
+    # "about 210 orders" of 212: the value rounded to the figure's own place, said so.
+    rounded = q.approx and q.place > 1
     # "the remaining 1,300,000 calls" past "included calls: 1,000,000": a rest the claim
     # works out, where the context's slot is no rest, is no copy of that slot.
     rest = labels & _REST_STEMS
     return any(theirs.quantity is not None and theirs.labels & labels and (theirs.labels & rest or not rest)
                and theirs.quantity.value == int(theirs.quantity.value)
                and theirs.quantity.unit == q.unit
+               and not (rounded and round(theirs.quantity.value / q.place) * q.place == q.value)
                and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
 
 
@@ -513,6 +524,35 @@ def _priced(q: Quantity, claim: str, ev: _Evidence) -> bool:
             if number_supported(q, sorted(a * b for a in held for b in keyed)):
                 return True
     return False
+
+
+# "1/8\" bleed", "a 3/16-inch drill": a fraction of an inch, as trades write it.
+_INCH_FRACTION = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})\s?(?:\"|\u2033|-?inch(?:es)?\b|in\b)")
+
+
+_MM_PER_INCH = 25.4
+
+
+def _inch_fractions(claim: str, ev: _Evidence) -> list[Quantity]:
+    """The claim's fractions of an inch (see ``_INCH_FRACTION``) that the evidence gives,
+    as a decimal ("bleed in: 0.125" for 1/8") or written so, in inches and in millimetres,
+    as trades restate them ("about 3 mm"): the same fact."""
+    out: list[Quantity] = []
+    for m in _INCH_FRACTION.finditer(claim):
+        a, b = int(m.group(1)), int(m.group(2))
+        q = Quantity(m.group(0), a / b, "in", 0.001, False) if b else None
+        if q and (number_supported(q, ev.direct) or f"{a}/{b}" in ev.lower):
+            out += [q, replace(q, value=q.value * _MM_PER_INCH, unit="mm")]
+    return out
+
+
+def _from_worked(q: Quantity, given: Sequence[Quantity], worked: Sequence[Quantity]) -> bool:
+    """``q`` is the sum or the difference of a figure the answer worked out (``worked``: its
+    shares and its written-out results) and another of the claim's supported or worked
+    figures, none of them ``q`` itself."""
+    return number_supported(q, sorted(v for w in worked if w.value != q.value for a in [*given, *worked]
+                                      if a is not w and a.value != q.value
+                                      for v in (a.value + w.value, abs(a.value - w.value))))
 
 
 def _rescaled(q: Quantity, ev: _Evidence) -> bool:
@@ -781,6 +821,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     worded = worded_clock_times(claim)
     hours_said = {w for text, _ in worded for w in re.findall(r"\w+", text.lower())}
     stated = [q for q in stated if q.text.lower() not in hours_said]
+    # "Bensin ten ngranjing": in a language the rules do not read (the request's, the claim
+    # without a word of English's) an English number's word is a word of that language ("ten"
+    # is Balinese for "not"); only digits are figures there.
+    if _unread(ev.given) and not set(_words(claim)) & _FUNCTION_WORDS:
+        stated = [q for q in stated if any(c.isdigit() for c in q.text)]
     for m in spans:
         total = Quantity(m.group(0), 60 * float(m.group("hv")) + float(m.group("mv")), "min", 1.0,
                          bool(_APPROX.search(claim[max(0, m.start() - 24) : m.start()])))
@@ -793,9 +838,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     worked = [(q, c) for q in stated for c in stated if c is not q and _multiplier(c)
               and number_supported(q, sorted(c.value * v for v in ev.direct if v != 1))]
     times = {id(x) for pair in worked for x in pair}
-    # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
+    # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly;
+    # so is "weekdays 8–6" of 08:00–18:00, a dash between two such hours.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
-    in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
+    in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()} | {
+        n for m in _HOUR_DASH.finditer(claim) if {int(h) for h in m.groups()} <= hours for n in m.groups()}
     # "namel long 8 kilok moning", "na 7 ena mataka" of 08:00, 7:00am: in a claim the rules
     # do not read, its word for o'clock unknown, a bare hour of a time on the hour.
     unread_hours = {h for m in ev.minutes if m % 60 == 0 for h in (m // 60, (m // 60 - 1) % 12 + 1)
@@ -803,11 +850,17 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     labels = {v.text: v.labels for v in labelled_values(claim) if v.quantity is not None}
     # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
     # evidence, is the same fact restated.
-    restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
+    restated = sorted(v for c in [*(c for c in stated if number_supported(c, ev.direct)),
+                                  *_inch_fractions(claim, ev)] for v in converted(c))
     # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
     # states from the evidence is its own working, whatever its wording.
     worked_here = _record_worked(claim, ev) | _unit_defined(stated)
     given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
+    # A product of the count and another figure the claim states, exact ("Rp 350,000 … 4 days
+    # … Rp 1,400,000"), no percentage: no slip of a value one digit away (see _miscopied). Of
+    # a figure the claim does not state, or near by rounding, it may be one.
+    products = {id(q) for q, c in worked if q.unit != "%" and any(
+        b is not q and b is not c and math.isclose(q.value, c.value * b.value) for b in given)}
 
     # "The three jobs need 12 sheets in total" where the request says each needs 4: worked
     # out from the request's own numbers.
@@ -827,6 +880,12 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
     shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
+    # "… 60% of it, 318,000; the rest 212,000", "… = MK 300,000. Delivery MK 15,000, MK 315,000
+    # in all": a share the claim works out, or a result whose working the answer shows
+    # (``ev.shown``), is an operand of the claim's next step, its words read or not (in another
+    # language they say nothing of arithmetic).
+    worked_by_answer = [q for q in stated if number_supported(q, shares)] + [
+        Quantity(f"{v:g}", v, "", 1.0, False) for v in ev.shown]
     # "Riverside Park with 14 bikes in total" (bikes 11, e-bikes 3): a result worked out
     # from the values of the one record the claim names is no slip of one of them.
     named = _named_records(claim, ev)
@@ -841,6 +900,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     for q in stated:
         # A rate applied is worked out, though its result may be one digit from a value.
         applied = _rate_applied(q, given, ev)
+        # So is a step on from the answer's own working.
+        stepped_on = _from_worked(q, given, worked_by_answer)
         supported = (q.text in tails or number_supported(q, ev.direct) or number_supported(q, rates)
                      or number_supported(q, ev.totals) or number_supported(q, ev.shown)
                      or number_supported(q, sorted(t for names, ts in ev.groups if names <= claim_stems for t in ts))
@@ -851,6 +912,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (not q.unit and q.value in unread_hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
+                     or stepped_on or (_COMMA_GROUPED.search(q.text) is not None
+                                       and number_supported(q, _dot_wholes(ev.texts)))
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
@@ -875,7 +938,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
                 or number_supported(q, mine) or number_supported(q, shares) or applied or own_form(q)
-                or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
+                or id(q) in products or stepped_on or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
@@ -959,6 +1022,16 @@ def _spaced_whole(text: str, known: Container[float], every: bool = False) -> st
         return n if m.group("cents") or (every or float(n) in known) and not all(
             float(g) in known for g in groups) else m.group(0)
     return _SPACE_GROUPED.sub(spaced, text)
+
+
+_COMMA_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
+
+
+def _dot_wholes(texts: Sequence[str]) -> list[float]:
+    """"Tiragem: 1.500 ex.": each number of the texts written with a dot between thousands,
+    as a whole number, for a claim that groups its own by commas ("1,500 copies"); read
+    alone, the dot is a decimal point (1.5)."""
+    return sorted(float(m.group(0).replace(".", "")) for t in texts for m in _DOT_GROUPED.finditer(t))
 
 
 def _ungrouped(claim: str, ev: _Evidence) -> str:
@@ -1071,7 +1144,7 @@ _EQ_TOKEN = re.compile(r"(?P<num>(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w%]))|(?P<op>
                        r"divided by|multiplied by)\b)|(?P<stop>[:;=%]|\b(?:of|at|per)\b)", re.IGNORECASE)
 _EQ_OPS = {"−": "-", "×": "*", "x": "*", "÷": "/", "less": "-", "minus": "-", "plus": "+", "times": "*",
            "divided by": "/", "multiplied by": "*"}
-_EQ_MARK = re.compile(r"\s*(?:[^\w\s]{1,3}|[A-Z]{3})?\s*")  # "= ₱139,700", "= EUR 121"
+_EQ_MARK = re.compile(r"\s*(?:[^\w\s]{1,3}|[A-Z][A-Za-z]{1,2})?\s*")  # "= ₱139,700", "= EUR 121", "= MK 300"
 _EQ_FORM = re.compile(r"\(*\d+(?:\.\d+)?\)*(?:[-+*/]\(*\d+(?:\.\d+)?\)*)+")
 
 
@@ -1088,6 +1161,10 @@ def _equated(q: Quantity, claim: str) -> bool:
         if m.group("stop"):
             tokens = []
         elif m.group("num"):
+            # A number right after another starts the working anew: "1,500 a stem, so 200 ×
+            # 1,500" is no 1500200.
+            if tokens and tokens[-1][-1].isdigit():
+                tokens = []
             tokens.append(m.group("num").replace(",", ""))
         else:
             tokens.append(_EQ_OPS.get(m.group("op").lower(), m.group("op")))
@@ -1145,11 +1222,16 @@ def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
             q is not total and q.text in missing and q.unit == total.unit for q in stated):
         return [], False
     # A bare small count beside a measure ("two claims" by "24 years") counts things,
-    # it is no part of the measure.
+    # it is no part of the measure. A count of other things is none either, unless the
+    # claim lists it after the total's colon ("17 centrepieces: 14 for …, 2 spares …").
+    end = _stated_at(claim, total) + len(total.text)
+    its_list = _TOTAL_LIST.match(claim[end:])
+    listed = range(end + its_list.start(1), end + its_list.end(1)) if its_list else range(0)
     parts = [q for q in stated if q is not total and q.text not in missing
              and q.unit in (total.unit, "") and 0 < q.value < total.value
              and not (total.unit and _small_count(q))
-             and not (not q.unit and _counted(claim, q) not in ("", _counted(claim, total)))]
+             and not (not q.unit and _counted(claim, q) not in ("", _counted(claim, total))
+                      and _stated_at(claim, q) not in listed)]
     # "(8.5 h each)": a part that several items share adds up to more than itself.
     if len(parts) < _PARTS or any(q.unit != parts[0].unit for q in parts) or any(
             _EACH.match(claim, claim.find(q.text) + len(q.text)) for q in parts):
@@ -1157,6 +1239,7 @@ def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
     return parts, number_supported(total, [sum(q.value for q in parts)])
 
 
+_TOTAL_LIST = re.compile(r"^[^:.;!?()]{0,40}:\s*([^.;!?]+)")  # not one a bracket closes before
 _EACH = re.compile(r"\s*(?:each|apiece|a piece|per (?:item|person|head|day|night|shift))\b", re.IGNORECASE)
 
 

@@ -1061,6 +1061,7 @@ def _column_swap(claim: str, ev: _Evidence) -> str:
 
 _ROW_PART = re.compile(r",\s+")  # a list's items: "A 91%, B 78%"; "Oakline ($585)" is one
 _ROW_WORDS = 4
+_LABELLED_ITEM = re.compile(r"\s*[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2}\s+[$€£]?\d")
 
 
 def _row_label(record: _Record) -> str:
@@ -1119,8 +1120,12 @@ def _row_swap(claim: str, ev: _Evidence) -> str:
         return _said(_row_label(row), lower) or bool(words[id(row)] & word_stems(text)) or any(
             _said(v, lower) for v in kin[id(row)])
 
+    # A list's items are read apart where it calls several rows, or where each item gives
+    # its own label before its value ("ALP 102 U/L, bilirubin 14 µmol/L": the 14 is
+    # bilirubin's, whichever row the answer calls by that word).
     for part in [p for a in _ADDED.split(claim) for p in (_ROW_PART.split(a) if len(
-            [r for r in rows if calls(r, a)]) > 1 else [a])]:
+            [r for r in rows if calls(r, a)]) > 1 or sum(
+            bool(_LABELLED_ITEM.match(i)) for i in _ROW_PART.split(a)) > 1 else [a])]:
         named = [r for r in rows if calls(r, part)]
         if len(named) != 1:
             continue

@@ -20,7 +20,7 @@ from ._claims import (
     word_stems,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
-from ._figures import _HIGHER, _LOWER, _listed_parts, _operands, _small_count, _stated_at
+from ._figures import _HIGHER, _LOWER, _equated, _listed_parts, _operands, _small_count, _stated_at
 from ._names import _CURRENCY_CODES, _name_found, _peoples
 from ._records import (
     _entry_holds,
@@ -52,10 +52,13 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
     stated = quantities(claim)
-    # "within 5-7 business days": a range's ends bound the value, neither is it.
+    # "within 5-7 business days": a range's ends bound the value, neither is it. Nor is the
+    # result of the working the claim writes out ("Subtotal £3,512 + VAT £702.40 = £4,214.40"),
+    # which the line's first word names no more than its operands.
     ends = {n for m in _NUMBER_RANGE.finditer(claim) for n in m.groups()}
     parts = _listed_parts(stated) | {i for i, q in enumerate(stated)
-                                      if q.text.split()[0] in _operands(claim) or q.text in ends}
+                                      if q.text.split()[0] in _operands(claim) or q.text in ends
+                                      or _equated(q, claim)}
     # "(pipeline #51204)": a number after "#" names its record, it is no value of one.
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
