@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import lru_cache
 from itertools import pairwise, permutations
-from typing import Any
+from typing import Any, TypeVar
 
 from ...case import RunCase, ToolCall
 from .._types import Answer
@@ -630,17 +630,32 @@ def _year_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+_Read = TypeVar("_Read", bound=Collection[Any])
+
+
+def _read_on_other(case: RunCase, asked: Collection[object],
+                   read_of: Callable[[str], _Read], *, figures: bool = False) -> _Read | None:
+    """What ``read_of`` finds in the arguments of a call whose record the answer restates
+    (its values, and with ``figures`` its numbers too), where it finds something and none
+    of it ``asked``: the run read the thing beside the asked one. ``None`` otherwise."""
+    told = _figures_told(case.output) if figures else set()
+    for call, data in _json_outputs(case.tools_called) if asked else ():
+        read = read_of(" ".join(str(v) for v in call.args.values()))
+        numbers = {f"{float(v):g}" for v in _scalar_values(data)
+                   if isinstance(v, int | float) and not isinstance(v, bool)} if figures else set()
+        if read and not set(read) & set(asked) and _restated(data, case.output) + len(numbers & told) >= _LOOKUP_TOLD:
+            return read
+    return None
+
+
 def _year_read(case: RunCase) -> tuple[str, str] | None:
     """A year the request names as a label ("the 1939 register") and the answer never
     writes, while a call whose record the answer restates was made on another year and not
     on the asked one ({"collection": "1911 Census"}): the run read the year beside it.
     (asked, read)."""
     asked = [y for y in _year_labels(_asked_text(case.input)) if y not in case.output]
-    for call, data in _json_outputs(case.tools_called) if asked else ():
-        read = _year_labels(" ".join(str(v) for v in call.args.values()))
-        if read and not set(read) & set(asked) and _restated(data, case.output) >= _LOOKUP_TOLD:
-            return asked[0], read[0]
-    return None
+    read = _read_on_other(case, asked, _year_labels)
+    return (asked[0], read[0]) if read else None
 
 
 def _month_read(case: RunCase) -> tuple[str, str] | None:
@@ -650,13 +665,9 @@ def _month_read(case: RunCase) -> tuple[str, str] | None:
     month beside it. (asked, read)."""
     asked = {_MONTHS[name]: name for kind, name, rx in _SIBLINGS
              if kind == "period" and name in _MONTHS and rx.search(_asked_text(case.input)) and not rx.search(case.output)}
-    told = _figures_told(case.output)
-    for call, data in _json_outputs(case.tools_called) if asked else ():
-        read = {int(m): f"{y}-{m}" for y, m in _YEAR_MONTH.findall(" ".join(str(v) for v in call.args.values()))}
-        figures = {f"{float(v):g}" for v in _scalar_values(data) if isinstance(v, int | float) and not isinstance(v, bool)}
-        if read and not set(read) & set(asked) and _restated(data, case.output) + len(figures & told) >= _LOOKUP_TOLD:
-            return next(iter(asked.values())), read[min(read)]
-    return None
+    read = _read_on_other(case, asked, lambda text: {int(m): f"{y}-{m}" for y, m in _YEAR_MONTH.findall(text)},
+                          figures=True)
+    return (next(iter(asked.values())), read[min(read)]) if read else None
 
 
 # Regions that make their own rules (states, provinces, a UK nation, a country), each with
